@@ -1,0 +1,161 @@
+"""Effective configuration: defaults < $ASSAY_HOME/config.toml < ASSAY_* variables < flags.
+
+Secrets never live here. The ``[keys]`` table may only *refer* to a secret
+(``"$env:NAME"`` or ``"$file:PATH"``); a literal value there is a configuration error.
+Nested sections are set from the environment with a double underscore, for example
+``ASSAY_FETCH__MIN_DOMAIN_INTERVAL=2``; the common options are flat (``ASSAY_SEARCH``,
+``ASSAY_MODEL``, ``ASSAY_ALLOW_HOSTS``...).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from assay.errors import ConfigError
+
+HOME_VARIABLE = "ASSAY_HOME"
+SECRET_REFERENCE_PREFIXES = ("$env:", "$file:")
+_config_file: ContextVar[Path | None] = ContextVar("assay_config_file", default=None)
+
+
+def default_home() -> Path:
+    """ASSAY_HOME if set, else the platform's user data directory."""
+    explicit = os.environ.get(HOME_VARIABLE)
+    if explicit:
+        return Path(explicit).expanduser()
+    return Path(platformdirs.user_data_dir("assay"))
+
+
+class FetchSettings(BaseModel):
+    """The fetcher's policy knobs; the defaults are the spec's rules."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    min_domain_interval: float = Field(1.0, ge=1.0, description="seconds between requests to one domain")
+    max_concurrency: int = Field(8, ge=1, le=64)
+    max_bytes: int = Field(1_000_000, ge=1024, description="cap per source, raw and decoded")
+    max_redirects: int = Field(5, ge=0, le=10)
+    connect_timeout: float = Field(10.0, gt=0)
+    read_timeout: float = Field(20.0, gt=0)
+    total_timeout: float = Field(60.0, gt=0)
+    retries: int = Field(2, ge=0, le=5)
+    max_retry_after: float = Field(30.0, ge=0)
+    accept_pdf: bool = True
+    source_token_cap: int = Field(15_000, ge=100)
+    run_token_cap: int = Field(50_000, ge=100)
+    cache_ttl: float = Field(86_400.0, ge=0, description="seconds a cached page is fresh")
+
+
+class Settings(BaseSettings):
+    """Everything a run can be configured with. Secrets are referenced, never held."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="ASSAY_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        frozen=True,
+    )
+
+    home: Path = Field(default_factory=default_home)
+    search: str = "local"
+    searxng_url: str | None = None
+    max_results: int = Field(8, ge=1, le=50)
+    model: str | None = Field(None, description="provider:model; none → the extractive engine")
+    base_url: str | None = None
+    allow_hosts: list[str] = Field(default_factory=list)
+    budget_tokens: int | None = Field(None, ge=1)
+    budget_time: float | None = Field(None, gt=0, description="seconds of wall time")
+    budget_model_calls: int | None = Field(None, ge=1)
+    budget_fetches: int | None = Field(None, ge=1)
+    fsync: Literal["always", "never"] = "always"
+    fetch: FetchSettings = Field(default_factory=FetchSettings)  # type: ignore[arg-type]
+    keys: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("keys")
+    @classmethod
+    def _keys_are_references(cls, value: dict[str, str]) -> dict[str, str]:
+        for name, ref in value.items():
+            if not ref.startswith(SECRET_REFERENCE_PREFIXES):
+                raise ValueError(
+                    f"keys.{name} holds a literal value; secrets are never stored in config: "
+                    f'write "$env:NAME" or "$file:PATH", or run `assay keys set {name}`'
+                )
+        return value
+
+    @field_validator("allow_hosts", mode="before")
+    @classmethod
+    def _split_hosts(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [h.strip() for h in value.split(",") if h.strip()]
+        return value
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, _TomlFileSource(settings_cls))
+
+    def snapshot(self) -> dict[str, Any]:
+        """A JSON-ready copy for run.json: references only, never a secret value."""
+        return self.model_dump(mode="json")
+
+
+class _TomlFileSource(PydanticBaseSettingsSource):
+    """Reads ``$ASSAY_HOME/config.toml``; a file that does not parse is a ConfigError."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        path = _config_file.get() or config_path()
+        if not path.is_file():
+            return {}
+        try:
+            return tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+
+
+def config_path(home: Path | None = None) -> Path:
+    return (home or default_home()) / "config.toml"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build the effective settings; flags come in as ``overrides`` (None means not given).
+
+    The config file is read from the home the flags or the environment chose.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None and v != []}
+    home = Path(given["home"]).expanduser() if "home" in given else default_home()
+    given["home"] = home
+    token = _config_file.set(config_path(home))
+    try:
+        return Settings(**given)
+    except ValidationError as exc:
+        raise ConfigError(_one_line(exc)) from None
+    finally:
+        _config_file.reset(token)
+
+
+def _one_line(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "configuration"
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"invalid setting {where}: {first['msg']}{more}"

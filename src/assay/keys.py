@@ -1,0 +1,112 @@
+"""Provider keys: explicit > key store (keys.json, mode 0600) > config reference > environment.
+
+The key store is the only file assay writes a secret to. Config may refer to a secret
+(``$env:NAME``, ``$file:PATH``) but never hold one; ``known_secret_values`` lets the
+writers of run files scrub any key that slipped into a message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from assay.errors import ConfigError, MissingKeyError
+from assay.store.atomic import atomic_write_text
+
+KEYS_FILE = "keys.json"
+_MIN_SECRET_LENGTH = 6  # shorter values are too common to scrub from text safely
+
+
+class KeyStore:
+    """Reads and writes ``$ASSAY_HOME/keys.json`` and resolves keys in the documented order."""
+
+    def __init__(self, home: Path, references: Mapping[str, str] | None = None) -> None:
+        self.path = home / KEYS_FILE
+        self.references = dict(references or {})
+
+    def _stored(self) -> dict[str, str]:
+        if not self.path.is_file():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{self.path}: not valid JSON: {exc}") from None
+        if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+            raise ConfigError(f"{self.path}: expected an object of names to strings")
+        return data
+
+    def names(self) -> list[str]:
+        return sorted(self._stored())
+
+    def set(self, name: str, value: str) -> None:
+        if not name or not value:
+            raise ConfigError("a key needs a name and a non-empty value")
+        stored = self._stored()
+        stored[name] = value
+        atomic_write_text(self.path, json.dumps(stored, indent=2) + "\n", mode=0o600)
+
+    def remove(self, name: str) -> bool:
+        stored = self._stored()
+        if stored.pop(name, None) is None:
+            return False
+        atomic_write_text(self.path, json.dumps(stored, indent=2) + "\n", mode=0o600)
+        return True
+
+    def get(self, variable: str, explicit: str | None = None) -> str | None:
+        """The key named ``variable`` (e.g. BRAVE_API_KEY), or None when it is set nowhere."""
+        if explicit:
+            return explicit
+        stored = self._stored().get(variable)
+        if stored:
+            return stored
+        reference = self.references.get(variable)
+        if reference:
+            return _resolve_reference(variable, reference)
+        return os.environ.get(variable) or None
+
+    def require(self, variable: str, purpose: str = "", explicit: str | None = None) -> str:
+        value = self.get(variable, explicit)
+        if value is None:
+            raise MissingKeyError(variable, purpose)
+        return value
+
+    def known_secret_values(self) -> set[str]:
+        """Every secret value reachable from here, for scrubbing text before it is written."""
+        values = set(self._stored().values())
+        for variable, reference in self.references.items():
+            try:
+                values.add(_resolve_reference(variable, reference))
+            except ConfigError:
+                continue
+        values.update(v for k, v in os.environ.items() if _looks_like_key_variable(k) and v)
+        return {v for v in values if len(v) >= _MIN_SECRET_LENGTH}
+
+
+def _looks_like_key_variable(name: str) -> bool:
+    upper = name.upper()
+    return upper.endswith(("_API_KEY", "_KEY", "_TOKEN", "_SECRET")) or upper.startswith(
+        "ASSAY_KEY"
+    )
+
+
+def _resolve_reference(name: str, reference: str) -> str:
+    if reference.startswith("$env:"):
+        variable = reference.removeprefix("$env:")
+        value = os.environ.get(variable)
+        if not value:
+            raise MissingKeyError(variable, name)
+        return value
+    path = Path(reference.removeprefix("$file:")).expanduser()
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ConfigError(f"keys.{name}: cannot read {path}: {exc.strerror}") from None
+
+
+def scrub(text: str, secrets: set[str]) -> str:
+    """Replace every occurrence of a secret value with a mask."""
+    for secret in sorted(secrets, key=len, reverse=True):
+        text = text.replace(secret, "****")
+    return text
