@@ -21,3 +21,62 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.setenv("ASSAY_HOME", str(home))
     monkeypatch.setenv("ASSAY_FSYNC", "never")
     yield home
+
+
+def make_run(home: Path, topic: str = "Sample topic", *, torn_log: bool = False) -> Path:
+    """A finished run with a source, two claims and a timeline, as a protocol would leave it."""
+    from assay.events import (
+        ClaimCreated,
+        ClaimVerified,
+        PhaseStarted,
+        ReportUpdated,
+        RunFinished,
+        RunStarted,
+        SourceSkipped,
+        ToolOpenUrl,
+        ToolSearch,
+    )
+    from assay.store.claims import ClaimLedger, ClaimRecord
+    from assay.store.runs import RunStore
+    from assay.store.sources import SourceLedger
+
+    run = RunStore(home, fsync=False).create(topic, "research", {"search": "local"})
+    log = run.events
+    log.emit(RunStarted(run_id=run.id, topic=topic, protocol="research"))
+    log.emit(PhaseStarted(phase="gather"))
+    log.emit(ToolSearch(queries=["alpha", "beta", "gamma"], result_count=7, provider="local"))
+    source = SourceLedger(run.dir, fsync=False).add(
+        url="http://site.test/a",
+        final_url="http://site.test/a",
+        title="Alpha page",
+        text="Alpha is 42 units tall.",
+        content_type="text/html",
+        accessed_at="2026-11-29T10:00:00.000Z",
+    )
+    log.emit(ToolOpenUrl(url=source.url, title=source.title, snapshot=source.snapshot))
+    log.emit(SourceSkipped(url="http://site.test/private", reason="disallowed by robots.txt"))
+    claims = ClaimLedger(run.dir, fsync=False)
+    for number, status in ((1, "verified"), (2, "weak")):
+        claim = ClaimRecord(
+            id=f"claim_00{number}",
+            text="Alpha is 42 units tall.",
+            confidence="high",
+            sourceIds=[source.id],
+            status=status,
+        )
+        claims.append(claim)
+        log.emit(ClaimCreated(id=claim.id, confidence="high", source_ids=[source.id]))
+        log.emit(ClaimVerified(id=claim.id, status=status))
+    run.write_file("report.md", "# Report\n")
+    log.emit(ReportUpdated(chars=9))
+    log.emit(RunFinished(status="done"))
+    run.finish("done")
+    if torn_log:
+        with (run.dir / "run.log.jsonl").open("ab") as handle:
+            handle.write(b'{"type":"warning","data":{"mess')
+    return run.dir
+
+
+@pytest.fixture
+def sample_run(isolated_home: Path) -> Path:
+    return make_run(isolated_home)

@@ -1,0 +1,51 @@
+"""assay: a research engine whose every "verified" can be re-checked by code.
+
+The public API is what ``__all__`` lists; everything else is internal.
+"""
+
+from assay.__about__ import __version__
+from assay.config import FetchSettings, Settings, load_settings
+from assay.errors import (
+    AssayError,
+    BudgetExhausted,
+    ConfigError,
+    FetchError,
+    IntegrityError,
+    MissingKeyError,
+    PolicyViolation,
+    ProviderError,
+    RunCancelled,
+    RunError,
+    UserError,
+)
+from assay.keys import KeyStore
+from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
+from assay.store.runs import Run, RunInfo, RunStore
+from assay.store.sources import SourceLedger, SourceRecord
+
+__all__ = [
+    "AssayError",
+    "BudgetExhausted",
+    "ClaimLedger",
+    "ClaimRecord",
+    "ConfigError",
+    "Evidence",
+    "FetchError",
+    "FetchSettings",
+    "IntegrityError",
+    "KeyStore",
+    "MissingKeyError",
+    "PolicyViolation",
+    "ProviderError",
+    "Run",
+    "RunCancelled",
+    "RunError",
+    "RunInfo",
+    "RunStore",
+    "Settings",
+    "SourceLedger",
+    "SourceRecord",
+    "UserError",
+    "__version__",
+    "load_settings",
+]

@@ -43,7 +43,9 @@ class FetchSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    min_domain_interval: float = Field(1.0, ge=1.0, description="seconds between requests to one domain")
+    min_domain_interval: float = Field(
+        1.0, ge=1.0, description="seconds between requests to one domain"
+    )
     max_concurrency: int = Field(8, ge=1, le=64)
     max_bytes: int = Field(1_000_000, ge=1024, description="cap per source, raw and decoded")
     max_redirects: int = Field(5, ge=0, le=10)

@@ -40,7 +40,7 @@ class KeyStore:
     def names(self) -> list[str]:
         return sorted(self._stored())
 
-    def set(self, name: str, value: str) -> None:
+    def save(self, name: str, value: str) -> None:
         if not name or not value:
             raise ConfigError("a key needs a name and a non-empty value")
         stored = self._stored()

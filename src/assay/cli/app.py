@@ -1,16 +1,79 @@
-"""The root Typer app; each command group lives in its own module."""
+"""The root Typer app: global flags, error mapping, and the command groups.
+
+Errors become one line on stderr and the exit code their class documents (see
+``assay.errors``); ``--debug`` shows the traceback instead.
+"""
 
 from __future__ import annotations
 
-import typer
+import sys
+from typing import Annotated, Any
 
+import typer
+from typer.core import TyperGroup
+
+from assay.__about__ import __version__
+from assay.cli import config_cmd, keys_cmd, runs_cmd
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
+from assay.cli.output import err_console
+from assay.errors import AssayError, RunCancelled
 
-app = typer.Typer(name="assay", no_args_is_help=True, add_completion=False)
+
+class _ErrorMappingGroup(TyperGroup):
+    """Turns assay's errors into a one-line message and the documented exit code."""
+
+    def invoke(self, ctx: Any) -> Any:  # typer's vendored click Context
+        try:
+            return super().invoke(ctx)
+        except AssayError as exc:
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            if ctx.obj and ctx.obj.get("debug"):
+                raise
+            err_console.print("interrupted", highlight=False)
+            raise typer.Exit(RunCancelled.exit_code) from None
+
+
+app = typer.Typer(
+    name="assay",
+    cls=_ErrorMappingGroup,
+    no_args_is_help=True,
+    add_completion=False,
+    help="assay: research whose every 'verified' can be re-checked by code.",
+    pretty_exceptions_enable=False,
+)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"assay {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    ctx: typer.Context,
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    ctx.obj = {"debug": debug}
+
+
+app.command("runs")(runs_cmd.runs)
+app.command("show")(runs_cmd.show)
+app.add_typer(keys_cmd.keys_app, name="keys")
+app.add_typer(config_cmd.config_app, name="config")
 app.add_typer(index_app, name="index")
 app.add_typer(lab_app, name="lab")
 
 
 def main() -> None:
-    app()
+    """Console-script entry point."""
+    sys.exit(app(standalone_mode=True))

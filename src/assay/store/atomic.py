@@ -8,7 +8,9 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_text(path: Path, text: str, *, mode: int | None = None, fsync: bool = True) -> None:
+def atomic_write_text(
+    path: Path, text: str, *, mode: int | None = None, fsync: bool = True
+) -> None:
     """Replace ``path`` with ``text`` in one step; readers see the old file or the new one."""
     atomic_write_bytes(path, text.encode("utf-8"), mode=mode, fsync=fsync)
 

@@ -16,9 +16,9 @@ from typing import Any
 
 def dumps_line(record: dict[str, Any]) -> bytes:
     """One record as one line of compact, key-sorted JSON (no raw newlines inside)."""
-    return (json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode(
-        "utf-8"
-    )
+    return (
+        json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
+    ).encode("utf-8")
 
 
 def append_jsonl(path: Path, record: dict[str, Any], *, fsync: bool = True) -> None:
@@ -30,7 +30,7 @@ def append_jsonl_many(path: Path, records: Iterable[dict[str, Any]], *, fsync: b
     data = b"".join(dumps_line(r) for r in records)
     if not data:
         return
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         if _ends_torn(fd):
             # A previous writer died mid-line: end that fragment so our record stays whole.

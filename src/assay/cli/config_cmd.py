@@ -1,0 +1,78 @@
+"""``assay config``: the effective configuration, secrets masked."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from assay.cli.options import (
+    AllowHostOpt,
+    BaseUrlOpt,
+    BudgetTimeOpt,
+    BudgetTokensOpt,
+    CommonOptions,
+    HomeOpt,
+    ModelOpt,
+    SearchOpt,
+    SearxngUrlOpt,
+)
+from assay.cli.output import console, print_json
+from assay.config import config_path
+from assay.errors import AssayError
+from assay.keys import KeyStore, scrub
+
+config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
+
+
+@config_app.command("show")
+def show(
+    home: HomeOpt = None,
+    search: SearchOpt = None,
+    searxng_url: SearxngUrlOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    allow_host: AllowHostOpt = None,
+    budget_tokens: BudgetTokensOpt = None,
+    budget_time: BudgetTimeOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print the configuration a run would use: defaults < config.toml < ASSAY_* < flags."""
+    options = CommonOptions(
+        home=home,
+        search=search,
+        searxng_url=searxng_url,
+        model=model,
+        base_url=base_url,
+        allow_hosts=allow_host or [],
+        budget_tokens=budget_tokens,
+        budget_time=budget_time,
+    )
+    settings = options.settings()
+    store = KeyStore(settings.home, settings.keys)
+    shown: dict[str, Any] = settings.snapshot()
+    shown["keys"] = {name: _key_state(store, name, ref) for name, ref in settings.keys.items()}
+    shown["key_store"] = {name: "set (masked)" for name in store.names()}
+    # Belt and braces: no resolved secret value may appear anywhere in the output.
+    text = scrub(json.dumps(shown, indent=2), store.known_secret_values())
+    if as_json:
+        print_json(json.loads(text))
+        return
+    console.print(f"# {config_path(settings.home)}", style="dim")
+    console.print(text, markup=False)
+
+
+def _key_state(store: KeyStore, name: str, reference: str) -> str:
+    try:
+        found = store.get(name)
+    except AssayError:
+        found = None
+    return f"{reference} ({'set' if found else 'not set'})"
+
+
+@config_app.command("path")
+def path(home: HomeOpt = None) -> None:
+    """Print where config.toml is read from."""
+    options = CommonOptions(home=home)
+    typer.echo(str(config_path(options.settings().home)))

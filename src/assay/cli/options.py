@@ -1,0 +1,80 @@
+"""Options shared by commands, declared once.
+
+Every research command (research, ask, web-research, deep, synth) takes the same
+``CommonOptions``; each option can also be set in config.toml or as an ``ASSAY_*``
+variable, and a flag wins over both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from assay.config import Settings, load_settings
+
+HomeOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--home", help="ASSAY_HOME: where runs, keys and the index live.", show_default=False
+    ),
+]
+JsonOpt = Annotated[
+    bool, typer.Option("--json", help="Print one JSON object on stdout, nothing else.")
+]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
+SearchOpt = Annotated[
+    str | None, typer.Option("--search", help="Search provider (local, searxng, brave, ...).")
+]
+SearxngUrlOpt = Annotated[str | None, typer.Option("--searxng-url", help="SearxNG base URL.")]
+ModelOpt = Annotated[
+    str | None,
+    typer.Option("--model", help="PROVIDER:MODEL; without it the extractive engine is used."),
+]
+BaseUrlOpt = Annotated[
+    str | None, typer.Option("--base-url", help="Base URL of an OpenAI-compatible endpoint.")
+]
+AllowHostOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--allow-host",
+        help="Allow fetching this private/loopback host or CIDR (repeatable).",
+        show_default=False,
+    ),
+]
+BudgetTokensOpt = Annotated[
+    int | None, typer.Option("--budget-tokens", min=1, help="Stop after this many model tokens.")
+]
+BudgetTimeOpt = Annotated[
+    float | None, typer.Option("--budget-time", min=0.001, help="Stop after this many seconds.")
+]
+
+
+@dataclass(frozen=True)
+class CommonOptions:
+    """The flags every research command shares, as given (None = not given)."""
+
+    home: Path | None = None
+    search: str | None = None
+    searxng_url: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    allow_hosts: list[str] = field(default_factory=list)
+    budget_tokens: int | None = None
+    budget_time: float | None = None
+    json: bool = False
+    quiet: bool = False
+
+    def settings(self) -> Settings:
+        return load_settings(
+            home=self.home,
+            search=self.search,
+            searxng_url=self.searxng_url,
+            model=self.model,
+            base_url=self.base_url,
+            allow_hosts=self.allow_hosts or None,
+            budget_tokens=self.budget_tokens,
+            budget_time=self.budget_time,
+        )

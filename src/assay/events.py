@@ -1,0 +1,188 @@
+"""Typed events: every line of ``run.log.jsonl`` is one of these.
+
+A line is ``{"type": ..., "data": {...}, "ts": ISO-8601 UTC, "seq": n}``. Field names in
+``data`` are camelCase, as agent-loop.txt shows them (``resultCount``, ``sourceIds``).
+Each class's docstring is its documentation: ``docs/events.md`` is generated from them
+(``python -m assay.docsgen``) and a test fails when the page is stale.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+
+class Event(BaseModel):
+    """Base of every event; ``type`` is the name written to the log."""
+
+    model_config = ConfigDict(
+        frozen=True, alias_generator=to_camel, populate_by_name=True, extra="allow"
+    )
+    type: ClassVar[str]
+
+    def data(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class RunStarted(Event):
+    """A run began (or resumed): its topic, protocol and id."""
+
+    type: ClassVar[str] = "run.started"
+    run_id: str
+    topic: str
+    protocol: str
+    resumed: bool = False
+
+
+class RunFinished(Event):
+    """A run ended: ``status`` is done, failed or interrupted; ``reason`` says why it stopped."""
+
+    type: ClassVar[str] = "run.finished"
+    status: Literal["done", "failed", "interrupted"]
+    reason: str | None = None
+
+
+class PhaseStarted(Event):
+    """A protocol phase began (plan, gather, extract, verify, synthesize, or a protocol's own)."""
+
+    type: ClassVar[str] = "phase.started"
+    phase: str
+    detail: str | None = None
+
+
+class PhaseFinished(Event):
+    """A protocol phase ended, with a short summary of what it produced."""
+
+    type: ClassVar[str] = "phase.finished"
+    phase: str
+    detail: str | None = None
+
+
+class PlanWritten(Event):
+    """``plan.md`` was written or its checkboxes were updated."""
+
+    type: ClassVar[str] = "plan.written"
+    path: str
+    chars: int
+
+
+class ToolSearch(Event):
+    """A webSearch call: the queries fired concurrently and how many results came back."""
+
+    type: ClassVar[str] = "tool.search"
+    queries: list[str]
+    result_count: int
+    provider: str | None = None
+    errors: dict[str, str] | None = None
+
+
+class ToolOpenUrl(Event):
+    """A readUrl call that saved a snapshot; ``snapshot`` is relative to the run directory."""
+
+    type: ClassVar[str] = "tool.open_url"
+    url: str
+    title: str | None
+    snapshot: str
+    source_id: str | None = None
+
+
+class SourceSkipped(Event):
+    """A source was not used: the URL and the rule or failure that stopped it."""
+
+    type: ClassVar[str] = "source.skipped"
+    url: str
+    reason: str
+
+
+class ClaimCreated(Event):
+    """A claim was appended to ``claims.jsonl`` (right after its source was read)."""
+
+    type: ClassVar[str] = "claim.created"
+    id: str
+    confidence: Literal["high", "medium", "low"]
+    source_ids: list[str]
+
+
+class ClaimVerified(Event):
+    """A claim received a status from the verification engine (or from ``assay verify``)."""
+
+    type: ClassVar[str] = "claim.verified"
+    id: str
+    status: Literal["verified", "weak", "contradicted", "needs_review"]
+    reason: str | None = None
+
+
+class ReportUpdated(Event):
+    """``report.md`` was (re)written; ``chars`` is its length."""
+
+    type: ClassVar[str] = "report.updated"
+    chars: int
+    path: str | None = None
+
+
+class WarningEvent(Event):
+    """Something the user should know that did not stop the run (a cap hit, a retry)."""
+
+    type: ClassVar[str] = "warning"
+    message: str
+    code: str | None = None
+
+
+class ErrorEvent(Event):
+    """A run error, recorded before it reaches the user; ``kind`` is the exception class."""
+
+    type: ClassVar[str] = "error"
+    message: str
+    kind: str
+
+
+class Signal(Event):
+    """A protocol signal such as [PHASE1_DONE], [DONE], [BLOCK], [MISMATCH] or [INCOMPLETE]."""
+
+    type: ClassVar[str] = "signal"
+    signal: str
+    agent: str | None = None
+    detail: str | None = None
+
+
+class Usage(Event):
+    """Tokens (and cost, where a price is configured) of one model call or a run total."""
+
+    type: ClassVar[str] = "usage"
+    model: str
+    input_tokens: int
+    output_tokens: int
+    estimated: bool = False
+    cost_usd: float | None = None
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (
+        RunStarted,
+        RunFinished,
+        PhaseStarted,
+        PhaseFinished,
+        PlanWritten,
+        ToolSearch,
+        ToolOpenUrl,
+        SourceSkipped,
+        ClaimCreated,
+        ClaimVerified,
+        ReportUpdated,
+        WarningEvent,
+        ErrorEvent,
+        Signal,
+        Usage,
+    )
+}
+
+
+def parse_event(record: dict[str, Any]) -> Event | None:
+    """The typed event for a log record, or None for a type this version does not know."""
+    cls = EVENT_TYPES.get(str(record.get("type")))
+    if cls is None:
+        return None
+    return cls.model_validate(record.get("data") or {})

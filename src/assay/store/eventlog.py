@@ -1,0 +1,80 @@
+"""``run.log.jsonl``: the append-only, numbered record of everything a run did."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from assay.events import Event
+from assay.keys import scrub
+from assay.store.jsonl import JsonlRead, append_jsonl, read_jsonl
+
+LOG_FILE = "run.log.jsonl"
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+def utc_now() -> str:
+    """ISO-8601 UTC with milliseconds and a Z, the one timestamp format of run files."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass
+class EventLog:
+    """Appends typed events durably; numbering continues across resumes.
+
+    ``secrets`` are scrubbed from every line before it is written, so a key that slipped
+    into an error message never reaches the disk. Listeners (progress displays, the TUI)
+    see each record after it is written.
+    """
+
+    path: Path
+    fsync: bool = True
+    secrets: frozenset[str] = frozenset()
+    listeners: list[Listener] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _next_seq: int = field(init=False, default=-1)
+
+    def emit(self, event: Event) -> dict[str, Any]:
+        with self._lock:
+            if self._next_seq < 0:
+                self._next_seq = _last_seq(read_jsonl(self.path).records) + 1
+            record = {
+                "type": event.type,
+                "data": event.data(),
+                "ts": utc_now(),
+                "seq": self._next_seq,
+            }
+            if self.secrets:
+                record = _scrubbed(record, self.secrets)
+            append_jsonl(self.path, record, fsync=self.fsync)
+            self._next_seq += 1
+        for listener in list(self.listeners):
+            listener(record)
+        return record
+
+    def emit_all(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.emit(event)
+
+    def read(self) -> JsonlRead:
+        return read_jsonl(self.path)
+
+
+def _last_seq(records: list[dict[str, Any]]) -> int:
+    seqs = [r["seq"] for r in records if isinstance(r.get("seq"), int)]
+    return max(seqs, default=-1)
+
+
+def _scrubbed(value: Any, secrets: frozenset[str]) -> Any:
+    if isinstance(value, str):
+        return scrub(value, set(secrets))
+    if isinstance(value, dict):
+        return {k: _scrubbed(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_scrubbed(v, secrets) for v in value]
+    return value

@@ -1,0 +1,120 @@
+"""``sources.jsonl`` and ``snapshots/``: every fetched source, saved before it is used.
+
+A snapshot is the source's text with a front-matter header; its sha256 covers the text
+after the header, so ``assay verify`` can tell whether a snapshot was altered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel
+
+from assay.store.jsonl import append_jsonl, read_jsonl
+from assay.store.paths import safe_child, unique_name, url_slug
+
+SOURCES_FILE = "sources.jsonl"
+SNAPSHOT_DIR = "snapshots"
+_FRONT_MATTER_END = "\n---\n\n"
+
+
+class SourceRecord(BaseModel):
+    """One line of sources.jsonl."""
+
+    id: str
+    url: str
+    final_url: str
+    title: str | None
+    snapshot: str
+    accessed_at: str
+    sha256: str
+    domain: str
+    content_type: str
+
+
+def text_sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def render_snapshot(record: SourceRecord, text: str) -> str:
+    header = {
+        "url": record.url,
+        "final_url": record.final_url,
+        "title": record.title,
+        "accessed_at": record.accessed_at,
+        "sha256": record.sha256,
+        "content_type": record.content_type,
+    }
+    lines = [f"{key}: {json.dumps(value, ensure_ascii=False)}" for key, value in header.items()]
+    return "---\n" + "\n".join(lines) + _FRONT_MATTER_END + text
+
+
+def snapshot_text(snapshot: str) -> str:
+    """The text of a snapshot file's contents, without its front matter."""
+    if snapshot.startswith("---\n") and _FRONT_MATTER_END in snapshot:
+        return snapshot.split(_FRONT_MATTER_END, 1)[1]
+    return snapshot
+
+
+@dataclass
+class SourceLedger:
+    """Adds sources to a run directory: the snapshot first, then its record."""
+
+    run_dir: Path
+    fsync: bool = True
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def path(self) -> Path:
+        return self.run_dir / SOURCES_FILE
+
+    def records(self) -> list[SourceRecord]:
+        return [SourceRecord.model_validate(r) for r in read_jsonl(self.path).records]
+
+    def by_url(self, url: str) -> SourceRecord | None:
+        for record in self.records():
+            if url in (record.url, record.final_url):
+                return record
+        return None
+
+    def add(
+        self,
+        *,
+        url: str,
+        final_url: str,
+        title: str | None,
+        text: str,
+        content_type: str,
+        accessed_at: str,
+    ) -> SourceRecord:
+        with self._lock:
+            existing = self.records()
+            snapshots = self.run_dir / SNAPSHOT_DIR
+            snapshots.mkdir(exist_ok=True)
+            name = unique_name(snapshots, url_slug(final_url), ".md")
+            record = SourceRecord(
+                id=f"src_{len(existing) + 1:02d}",
+                url=url,
+                final_url=final_url,
+                title=title,
+                snapshot=f"{SNAPSHOT_DIR}/{name}",
+                accessed_at=accessed_at,
+                sha256=text_sha256(text),
+                domain=(urlsplit(final_url).hostname or "").lower(),
+                content_type=content_type,
+            )
+            path = safe_child(snapshots, name)
+            path.write_text(render_snapshot(record, text), encoding="utf-8")
+            append_jsonl(self.path, record.model_dump(mode="json"), fsync=self.fsync)
+            return record
+
+    def read_snapshot(self, record: SourceRecord) -> str:
+        """The snapshot's text (front matter removed)."""
+        parts = Path(record.snapshot).parts
+        path = safe_child(self.run_dir, *parts)
+        return snapshot_text(path.read_text(encoding="utf-8"))
