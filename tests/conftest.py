@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["lab_fixtures"]
+
 _KEY_SUFFIXES = ("_API_KEY", "_KEY", "_TOKEN", "_SECRET")
 
 

@@ -74,6 +74,16 @@ class Settings(BaseSettings):
     search: str = "local"
     searxng_url: str | None = None
     max_results: int = Field(8, ge=1, le=50)
+    mcp_command: str | list[str] | None = Field(
+        None, description="a stdio MCP server whose search tool the mcp provider uses"
+    )
+    mcp_url: str | None = Field(None, description="a streamable-HTTP MCP server")
+    mcp_tool: str | None = Field(
+        None, description="the tool to call (default: the first search tool)"
+    )
+    mcp_env: list[str] = Field(
+        default_factory=list, description="names of keys passed to a stdio MCP server"
+    )
     model: str | None = Field(None, description="provider:model; none → the extractive engine")
     base_url: str | None = None
     allow_hosts: list[str] = Field(default_factory=list)

@@ -6,6 +6,7 @@ Errors become one line on stderr and the exit code their class documents (see
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Annotated, Any
 
@@ -76,4 +77,7 @@ app.add_typer(lab_app, name="lab")
 
 def main() -> None:
     """Console-script entry point."""
+    # trafilatura reports every page it finds too short at WARNING on the root logger;
+    # that is noise for a user (a skipped source is already an event).
+    logging.getLogger("trafilatura").setLevel(logging.ERROR)
     sys.exit(app(standalone_mode=True))

@@ -1,5 +1,79 @@
-"""``assay lab``: the local web lab."""
+"""``assay lab``: the local web lab, in the foreground until Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
-lab_app = typer.Typer(help="Serve a corpus as websites on loopback, for tests and benchmarks.", no_args_is_help=True)
+from assay.lab import Lab, serve_lab
+from assay.lab.server import FIRST_ADDRESS, MAX_SITES
+
+lab_app = typer.Typer(
+    help="Serve a corpus as websites on loopback, for tests and benchmarks.",
+    no_args_is_help=True,
+)
+
+CorpusArg = Annotated[
+    Path,
+    typer.Argument(
+        help="A folder of html/md/txt files, a JSON/JSONL file of {title, text, url?} records "
+        "or a title → text mapping, or an index.sqlite.",
+        show_default=False,
+    ),
+]
+SitesOpt = Annotated[
+    int, typer.Option("--sites", min=1, max=MAX_SITES, help="How many websites to serve.")
+]
+PortOpt = Annotated[
+    int, typer.Option("--port", min=0, max=65535, help="Port for every site (0: any free one).")
+]
+NoFaultsOpt = Annotated[
+    bool, typer.Option("--no-faults", help="Serve pages only: no /fault/, /private/, /inject/.")
+]
+AddressOpt = Annotated[
+    str,
+    typer.Option("--address", help="Loopback address of site 1; site k gets the next ones."),
+]
+
+
+def _wait(lab: Lab) -> None:
+    """Block until Ctrl-C (tests replace this)."""
+    threading.Event().wait()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM stops the lab as cleanly as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+@lab_app.command("serve")
+def serve(
+    corpus: CorpusArg,
+    sites: SitesOpt = 3,
+    port: PortOpt = 0,
+    no_faults: NoFaultsOpt = False,
+    address: AddressOpt = FIRST_ADDRESS,
+) -> None:
+    """Serve CORPUS as websites on loopback addresses, with a SearxNG-style /search."""
+    on_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _interrupt) if on_main else None
+    try:
+        with serve_lab(
+            corpus, sites=sites, faults=not no_faults, port=port, first_address=address
+        ) as lab:
+            for number, (site, pages) in enumerate(zip(lab.sites, lab.site_pages, strict=True), 1):
+                typer.echo(f"lab: site {number} {site} ({len(pages)} pages)")
+            typer.echo(f"lab: search: {lab.search_url}")
+            if not no_faults:
+                typer.echo(f"lab: faults: {lab.sites[0]}/fault/{{slow,429,500,redirect-loop,...}}")
+            typer.echo("lab: serving; press Ctrl-C to stop", err=True)
+            _wait(lab)
+    except KeyboardInterrupt:
+        typer.echo("lab: stopped", err=True)
+    finally:
+        if on_main:
+            signal.signal(signal.SIGTERM, previous)

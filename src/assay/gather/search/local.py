@@ -1,0 +1,74 @@
+"""The ``local`` search provider: the user's own documents, from ``$ASSAY_HOME/index.sqlite``.
+
+Results point at the document's own URL when it has one, else at ``index://<doc-id>``
+(``LocalIndex.get`` resolves it). ``time_range`` is ignored: indexed documents carry no
+dates. A missing index is a ProviderError that says how to build one; the index file is
+opened per call, so the provider holds nothing open between searches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from assay.errors import ProviderError
+from assay.gather.index import INDEX_FILE, LocalIndex
+from assay.gather.search.base import SearchProvider, SearchResult, TimeRange
+from assay.gather.search.common import SNIPPET_LIMIT, clean_text
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from assay.config import Settings
+    from assay.keys import KeyStore
+
+NAME = "local"
+
+
+class LocalSearch:
+    """Full-text search over the local index (bm25)."""
+
+    name = NAME
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __repr__(self) -> str:
+        return f"LocalSearch({str(self.path)!r})"
+
+    async def search(
+        self,
+        queries: list[str],
+        *,
+        max_results: int,
+        time_range: TimeRange | None = None,
+    ) -> list[SearchResult]:
+        if not self.path.is_file():
+            raise ProviderError(
+                f"{NAME}: there is no index at {self.path}; add documents with "
+                "`assay index add PATH...`"
+            )
+        return await asyncio.to_thread(self._search, queries, max_results)
+
+    def _search(self, queries: list[str], max_results: int) -> list[SearchResult]:
+        results: list[SearchResult] = []
+        with LocalIndex(self.path) as index:
+            for query in queries:
+                for rank, hit in enumerate(index.search(query, limit=max_results), start=1):
+                    results.append(
+                        SearchResult(
+                            query=query,
+                            title=clean_text(hit.title) or hit.url,
+                            url=hit.url,
+                            snippet=clean_text(hit.snippet, SNIPPET_LIMIT),
+                            provider=NAME,
+                            rank=rank,
+                        )
+                    )
+        return results
+
+
+def create(settings: Settings, *, http: httpx2.AsyncClient, keys: KeyStore) -> SearchProvider:
+    """The ``assay.search`` entry point: ``local = "assay.gather.search.local:create"``."""
+    return LocalSearch(settings.home / INDEX_FILE)

@@ -1,0 +1,44 @@
+"""Choosing a search provider by name.
+
+Providers are plugins: ``build_search_provider`` loads the factory registered under the
+name in the ``assay.search`` entry-point group and calls it with the settings, the shared
+HTTP client and the key store. Built-ins register through pyproject.toml like any
+third-party package would.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import httpx2
+
+from assay.errors import ConfigError
+from assay.gather.search.base import SearchProvider
+from assay.plugins import SEARCH_GROUP, load_plugin, plugin_names
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.keys import KeyStore
+
+
+def build_search_provider(
+    settings: Settings,
+    *,
+    http: httpx2.AsyncClient,
+    keys: KeyStore,
+    name: str | None = None,
+) -> SearchProvider:
+    """The provider named ``name`` (default: ``settings.search``), built from the settings."""
+    chosen = (name or settings.search).strip().lower()
+    factory = load_plugin(SEARCH_GROUP, chosen)
+    if not callable(factory):
+        raise ConfigError(f"search plugin {chosen!r} does not load a factory")
+    provider = factory(settings, http=http, keys=keys)
+    if not isinstance(provider, SearchProvider):
+        raise ConfigError(f"search plugin {chosen!r} did not build a search provider")
+    return provider
+
+
+def search_provider_names() -> list[str]:
+    """Every registered provider name, sorted."""
+    return plugin_names(SEARCH_GROUP)

@@ -1,0 +1,100 @@
+"""A run's gathering tools, webSearch and readUrl, with their events.
+
+``GatherSession`` owns what gathering needs for one run — the search provider, the one
+HTTP client it uses, the fetcher, the local index — and records every call in the run's
+event log in the shapes agent-loop.txt shows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Self
+
+import httpx2
+
+from assay.config import Settings
+from assay.events import ToolSearch
+from assay.gather.fetch import Fetcher, Resolver
+from assay.gather.index import LocalIndex
+from assay.gather.reader import PageFetcher, ReadSource, SourceReader
+from assay.gather.search.base import SearchProvider, TimeRange
+from assay.gather.search.registry import build_search_provider
+from assay.gather.search.web_search import WebSearchOutcome, web_search
+from assay.keys import KeyStore
+from assay.store.runs import Run
+
+INDEX_FILE = "index.sqlite"
+CACHE_FILE = "http-cache.sqlite"
+
+
+class GatherSession:
+    """webSearch and readUrl for one run; use as ``async with``."""
+
+    def __init__(
+        self,
+        run: Run,
+        settings: Settings,
+        *,
+        keys: KeyStore,
+        provider: SearchProvider | None = None,
+        fetcher: PageFetcher | None = None,
+        resolver: Resolver | None = None,
+        search_transport: httpx2.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.run = run
+        self.settings = settings
+        self._stack = contextlib.AsyncExitStack()
+        self._http = httpx2.AsyncClient(transport=search_transport, timeout=30.0, trust_env=False)
+        self.provider = provider or build_search_provider(settings, http=self._http, keys=keys)
+        self.fetcher: PageFetcher = fetcher or Fetcher(
+            settings.fetch,
+            allow_hosts=settings.allow_hosts,
+            cache_path=settings.home / CACHE_FILE,
+            resolver=resolver,
+        )
+        index_path = settings.home / INDEX_FILE
+        self.index = LocalIndex(index_path) if index_path.is_file() else None
+        self.reader = SourceReader(run, self.fetcher, settings.fetch, index=self.index)
+
+    async def __aenter__(self) -> Self:
+        await self._stack.__aenter__()
+        self._stack.push_async_callback(self._http.aclose)
+        if isinstance(self.fetcher, Fetcher):
+            self._stack.push_async_callback(self.fetcher.aclose)
+        if self.index is not None:
+            self._stack.callback(self.index.close)
+        if isinstance(self.provider, contextlib.AbstractAsyncContextManager):
+            # One session for the whole run (an MCP server is started once, not per query).
+            await self._stack.enter_async_context(self.provider)
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self._stack.__aexit__(exc_type, exc, tb)
+
+    async def search(
+        self, queries: Sequence[str], *, time_range: TimeRange | None = None
+    ) -> WebSearchOutcome:
+        """webSearch: 3–10 queries fired concurrently; one ``tool.search`` event."""
+        outcome = await web_search(
+            self.provider, queries, max_results=self.settings.max_results, time_range=time_range
+        )
+        self.run.events.emit(
+            ToolSearch(
+                queries=outcome.queries,
+                result_count=outcome.result_count,
+                provider=self.provider.name,
+                errors=outcome.errors or None,
+            )
+        )
+        return outcome
+
+    async def read(self, url: str) -> ReadSource | None:
+        """readUrl: the source's snapshot and record, or None when it was skipped."""
+        return await self.reader.read(url)
