@@ -86,6 +86,13 @@ class Settings(BaseSettings):
     )
     model: str | None = Field(None, description="provider:model; none → the extractive engine")
     base_url: str | None = None
+    model_output_mode: Literal["json_schema", "prompted_json", "tool"] | None = Field(
+        None, description="override the model profile's structured-output mode"
+    )
+    model_context_window: int | None = Field(None, ge=512)
+    model_max_tokens: int | None = Field(None, ge=16)
+    model_price_input: float | None = Field(None, ge=0, description="USD per 1M input tokens")
+    model_price_output: float | None = Field(None, ge=0, description="USD per 1M output tokens")
     allow_hosts: list[str] = Field(default_factory=list)
     budget_tokens: int | None = Field(None, ge=1)
     budget_time: float | None = Field(None, gt=0, description="seconds of wall time")

@@ -16,6 +16,8 @@ in the run's event log before it reaches the user.
     │   └── UnsafePathError             a path that would escape its directory
     └── RunError                        exit code 1
         ├── ProviderError               a search or model provider failed
+        │   ├── models.ModelTimeout     a model gave no reply within the call's deadline
+        │   └── models.InvalidOutput    no valid output after the bounded retries
         ├── FetchError                  a source could not be fetched
         │   └── PolicyViolation         a fetch the politeness/safety policy refuses
         ├── BudgetExhausted             a token, call, fetch or time budget ran out (exit 3)

@@ -14,7 +14,7 @@ import typer
 from typer.core import TyperGroup
 
 from assay.__about__ import __version__
-from assay.cli import config_cmd, keys_cmd, runs_cmd
+from assay.cli import config_cmd, keys_cmd, runs_cmd, verify_cmd
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
 from assay.cli.output import err_console
@@ -69,6 +69,7 @@ def _root(
 
 app.command("runs")(runs_cmd.runs)
 app.command("show")(runs_cmd.show)
+app.command("verify")(verify_cmd.verify)
 app.add_typer(keys_cmd.keys_app, name="keys")
 app.add_typer(config_cmd.config_app, name="config")
 app.add_typer(index_app, name="index")

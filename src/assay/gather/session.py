@@ -14,6 +14,7 @@ from typing import Self
 
 import httpx2
 
+from assay.budget import Budget
 from assay.config import Settings
 from assay.events import ToolSearch
 from assay.gather.fetch import Fetcher, Resolver
@@ -42,9 +43,11 @@ class GatherSession:
         fetcher: PageFetcher | None = None,
         resolver: Resolver | None = None,
         search_transport: httpx2.AsyncBaseTransport | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.run = run
         self.settings = settings
+        self.budget = budget
         self._stack = contextlib.AsyncExitStack()
         self._http = httpx2.AsyncClient(transport=search_transport, timeout=30.0, trust_env=False)
         self.provider = provider or build_search_provider(settings, http=self._http, keys=keys)
@@ -96,5 +99,10 @@ class GatherSession:
         return outcome
 
     async def read(self, url: str) -> ReadSource | None:
-        """readUrl: the source's snapshot and record, or None when it was skipped."""
+        """readUrl: the source's snapshot and record, or None when it was skipped.
+
+        A URL this run has not read yet counts against the fetch budget.
+        """
+        if self.budget is not None and self.reader.ledger.by_url(url) is None:
+            self.budget.charge_fetch()
         return await self.reader.read(url)

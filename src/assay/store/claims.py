@@ -49,6 +49,8 @@ class ClaimRecord(BaseModel):
     evidence: list[Evidence] = Field(default_factory=list)
     checks: dict[str, Any] = Field(default_factory=dict)
     created_by: str = "unknown"
+    status_reason: str = ""
+    verified_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True)

@@ -1,0 +1,1 @@
+"""Claims and their verification: mechanical checks, independence, judging and status."""

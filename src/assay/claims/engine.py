@@ -1,0 +1,186 @@
+"""The verification engine every protocol shares.
+
+For each claim: the passages of each cited snapshot most relevant to it go to the judge;
+each verdict's quote is located in the snapshot (a quote that is not there earns
+nothing); the mechanical checks run on the resulting evidence; sources are grouped into
+independent origins; and the status follows from all of that (``status.decide_status``).
+claims.jsonl is rewritten atomically after every claim, so an interrupted verification
+keeps what it finished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from assay.claims.independence import Origins, group_origins
+from assay.claims.judge import Judge, Verdict
+from assay.claims.mechanical import CheckResult, mechanical_checks
+from assay.claims.normalize import locate
+from assay.claims.status import Judgment, Status, decide_status
+from assay.engines.extractive.picker import pick_claims
+from assay.engines.extractive.text import looks_like_instruction
+from assay.events import ClaimVerified
+from assay.store.claims import ClaimLedger, ClaimRecord, Evidence, Stance
+from assay.store.runs import Run
+from assay.store.sources import SourceLedger, SourceRecord
+
+PASSAGES_PER_SOURCE = 2
+_CONTEXT_CHARS = 400
+_STANCES: dict[str, Stance] = {"SUPPORTS": "supports", "REFUTES": "refutes"}
+
+
+@dataclass(frozen=True)
+class RunSources:
+    """A run's sources and the text of their snapshots, read once."""
+
+    records: Mapping[str, SourceRecord]
+    texts: Mapping[str, str]
+
+    @classmethod
+    def load(cls, run_dir: Path) -> RunSources:
+        ledger = SourceLedger(run_dir)
+        records = {r.id: r for r in ledger.records()}
+        texts = {}
+        for source_id, record in records.items():
+            try:
+                texts[source_id] = ledger.read_snapshot(record)
+            except OSError:
+                continue  # a missing snapshot fails the snapshot_intact check
+        return cls(records, texts)
+
+    def origins(self) -> Origins:
+        return group_origins(list(self.records.values()), self.texts)
+
+
+def passages(claim: str, text: str, limit: int = PASSAGES_PER_SOURCE) -> list[tuple[int, int]]:
+    """(start, end) windows of ``text`` around the sentences most relevant to ``claim``."""
+    picked = pick_claims(claim, text, max_claims=limit)
+    windows = []
+    for sentence in picked:
+        start = max(0, sentence.start - _CONTEXT_CHARS)
+        end = min(len(text), sentence.end + _CONTEXT_CHARS)
+        windows.append((start, end))
+    return windows or ([(0, min(len(text), 2 * _CONTEXT_CHARS))] if text else [])
+
+
+class VerificationEngine:
+    """Verifies claims against the run's own snapshots with one judge."""
+
+    def __init__(self, run: Run, judge: Judge) -> None:
+        self.run = run
+        self.judge = judge
+        self.ledger = ClaimLedger(run.dir, fsync=run.fsync)
+
+    async def verify_all(self, only: Iterable[str] | None = None) -> list[ClaimRecord]:
+        """Verify every claim (or those in ``only``), rewriting claims.jsonl after each."""
+        wanted = set(only) if only is not None else None
+        sources = RunSources.load(self.run.dir)
+        origins = sources.origins()
+        claims = self.ledger.claims()
+        for index, claim in enumerate(claims):
+            if wanted is not None and claim.id not in wanted:
+                continue
+            claims[index] = await self.verify(claim, sources, origins)
+            self.ledger.rewrite(claims)
+            self.run.events.emit(
+                ClaimVerified(
+                    id=claims[index].id,
+                    status=claims[index].status,  # type: ignore[arg-type]
+                    reason=claims[index].status_reason,
+                )
+            )
+        return claims
+
+    async def verify(
+        self, claim: ClaimRecord, sources: RunSources, origins: Origins
+    ) -> ClaimRecord:
+        evidence = list(claim.evidence)
+        unsure = False
+        for source_id in dict.fromkeys(claim.source_ids):
+            text = sources.texts.get(source_id)
+            if text is None:
+                continue
+            for start, end in passages(claim.text, text):
+                verdict = await self.judge.judge(claim.text, text[start:end])
+                located = _locate_in(text, verdict, start, end)
+                if looks_like_instruction(verdict.quote):
+                    # Page text that addresses an agent is never evidence, whatever a
+                    # judge (or a model that obeyed it) says.
+                    located = None
+                if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:
+                    unsure = unsure or not verdict.confident
+                    continue
+                quote_start, quote_end = located
+                evidence.append(
+                    Evidence(
+                        sourceId=source_id,
+                        quote=text[quote_start:quote_end],
+                        start=quote_start,
+                        end=quote_end,
+                        stance=_STANCES[verdict.label],
+                    )
+                )
+                break  # one located verdict per source is enough
+        checked = claim.model_copy(update={"evidence": _dedupe(evidence)})
+        status, reason, results = assess(checked, sources, origins, unsure=unsure)
+        return checked.model_copy(
+            update={
+                "status": status,
+                "status_reason": reason,
+                "checks": checks_json(results, origins, checked, unsure=unsure),
+                "verified_by": self.judge.name,
+            }
+        )
+
+
+def assess(
+    claim: ClaimRecord, sources: RunSources, origins: Origins, *, unsure: bool
+) -> tuple[Status, str, list[CheckResult]]:
+    """The status a claim's recorded evidence earns: the mechanical checks, then the
+    stances of its located quotes counted by independent origin."""
+    results = mechanical_checks(claim, sources.records, sources.texts)
+    judgments = [
+        Judgment(e.source_id, "SUPPORTS" if e.stance == "supports" else "REFUTES", e.quote)
+        for e in claim.evidence
+        if e.stance in ("supports", "refutes")
+    ]
+    if unsure:
+        judgments.append(Judgment("", "NOT_ENOUGH_INFO", "", confident=False))
+    status, reason = decide_status(results, judgments, origins)
+    return status, reason, results
+
+
+def checks_json(
+    results: list[CheckResult], origins: Origins, claim: ClaimRecord, *, unsure: bool
+) -> dict[str, object]:
+    supporting = [e.source_id for e in claim.evidence if e.stance == "supports"]
+    recorded: dict[str, object] = {r.name: r.to_json() for r in results}
+    recorded["independence"] = {
+        "supporting_origins": origins.count(supporting),
+        "origins": sorted({origins.of[s] for s in supporting if s in origins.of}),
+    }
+    recorded["judge_unsure"] = unsure
+    return recorded
+
+
+def _locate_in(text: str, verdict: Verdict, start: int, end: int) -> tuple[int, int] | None:
+    """The span of ``verdict.quote`` in ``text``, preferring one inside the judged passage."""
+    if not verdict.quote.strip():
+        return None
+    spans = locate(text, verdict.quote)
+    inside = [s for s in spans if s[0] >= start and s[1] <= end]
+    chosen = inside or spans
+    return chosen[0] if chosen else None
+
+
+def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
+    seen: set[tuple[str, int, int]] = set()
+    kept = []
+    for item in evidence:
+        key = (item.source_id, item.start, item.end)
+        if key not in seen:
+            seen.add(key)
+            kept.append(item)
+    return kept

@@ -1,0 +1,120 @@
+"""Claim picking without a model: a source's sentences most relevant to the question.
+
+Sentences are ranked by BM25 over the source's own sentences (the source is the corpus, so
+a word the page repeats everywhere counts for little), with small boosts for sentences that
+state numbers or dates and for plain declarative sentences, which make checkable claims.
+Headings, table rows, navigation, questions, fragments, run-ons and anything that
+addresses an AI agent are never picked: page text is data, and a sentence written to steer
+an agent must not become a claim.
+
+Each pick carries its offsets into the text (``text[start:end] == sentence``), so the claim
+ledger can record a quote that the mechanical check finds again.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from assay.claims.normalize import normalize_text, numbers_in
+from assay.engines.extractive.text import (
+    Sentence,
+    content_words,
+    looks_like_instruction,
+    raw_words,
+    split_sentences,
+)
+
+MIN_WORDS = 6
+MAX_WORDS = 60
+_K1 = 1.2
+_B = 0.75
+_NUMBER_BOOST = 0.15
+_DECLARATIVE_BOOST = 0.1
+_NAVIGATION = re.compile(
+    r"\b(?:click here|read more|sign in|sign up|log in|subscribe|privacy policy|"
+    r"terms of (?:use|service)|all rights reserved|skip to|share (?:this|on)|follow us|"
+    r"(?:accept|use|uses|allow) cookies|cookie (?:policy|settings|preferences)|"
+    r"back to top|newsletter|advertisement|related articles)\b|[|»›·•]|\]\(",
+    re.IGNORECASE,
+)
+_MONTH = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Picked:
+    """A sentence of the source text chosen as a claim, with its exact offsets and score."""
+
+    sentence: str
+    start: int
+    end: int
+    score: float
+
+
+def pick_claims(question: str, text: str, *, max_claims: int = 3) -> list[Picked]:
+    """Up to ``max_claims`` sentences of ``text`` most relevant to ``question``, best first.
+
+    A sentence shares at least one content word with the question or it is not picked;
+    ties go to the earlier sentence, so the choice is deterministic.
+    """
+    query = set(content_words(question))
+    sentences = [s for s in split_sentences(text) if claimable(s)]
+    if not query or not sentences or max_claims <= 0:
+        return []
+    documents = [content_words(s.text) for s in sentences]
+    frequency = Counter(word for document in documents for word in set(document))
+    average = sum(len(d) for d in documents) / len(documents) or 1.0
+    picked: list[Picked] = []
+    for sentence, document in zip(sentences, documents, strict=True):
+        relevance = _bm25(query, document, frequency, len(documents), average)
+        if relevance > 0:
+            boosted = relevance * (1 + _boost(sentence.text))
+            picked.append(Picked(sentence.text, sentence.start, sentence.end, round(boosted, 6)))
+    picked.sort(key=lambda p: (-p.score, p.start))
+    chosen: list[Picked] = []
+    seen: set[str] = set()
+    for pick in picked:
+        key = normalize_text(pick.sentence).lower()
+        if key not in seen:
+            seen.add(key)
+            chosen.append(pick)
+    return chosen[:max_claims]
+
+
+def claimable(sentence: Sentence) -> bool:
+    """Whether a sentence could be a claim: prose, declarative, sized, not addressed to us."""
+    if sentence.kind in ("heading", "table"):
+        return False
+    text = sentence.text
+    count = len(raw_words(text))
+    if not MIN_WORDS <= count <= MAX_WORDS or text.rstrip("\"'”’)]").endswith("?"):
+        return False
+    if _NAVIGATION.search(text) or looks_like_instruction(text):
+        return False
+    letters = sum(ch.isalpha() for ch in text)
+    return letters >= 0.5 * len(text)
+
+
+def _bm25(
+    query: set[str], document: list[str], frequency: Counter[str], total: int, average: float
+) -> float:
+    counts = Counter(document)
+    score = 0.0
+    for word in query & counts.keys():
+        idf = math.log(1 + (total - frequency[word] + 0.5) / (frequency[word] + 0.5))
+        tf = counts[word]
+        score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * len(document) / average))
+    return score
+
+
+def _boost(text: str) -> float:
+    boost = 0.0
+    if numbers_in(text) or _MONTH.search(text):
+        boost += _NUMBER_BOOST
+    if text.rstrip("\"'”’)]").endswith("."):
+        boost += _DECLARATIVE_BOOST
+    return boost

@@ -1,0 +1,115 @@
+"""The one interface every model implements: a request in, a text reply out.
+
+A ``Model`` knows its wire format (``models/openai.py``, ``models/anthropic.py``) or its
+script (``models/testing.py``); what a reply means is decided by the typed call
+(``models/call.py``), which is the only caller.
+"""
+
+from __future__ import annotations
+
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from assay.errors import ProviderError
+from assay.models.profiles import ModelProfile, OutputMode
+
+Role = Literal["user", "assistant"]
+
+
+class ModelRequestsBlocked(RuntimeError):
+    """A real model request was attempted while ``ALLOW_MODEL_REQUESTS`` is false."""
+
+
+def model_requests_are_allowed() -> bool:
+    package = sys.modules.get("assay.models")
+    return bool(getattr(package, "ALLOW_MODEL_REQUESTS", True))
+
+
+def check_model_requests_allowed(name: str) -> None:
+    """Raise ``ModelRequestsBlocked`` unless real requests are allowed (adapters call this)."""
+    if not model_requests_are_allowed():
+        raise ModelRequestsBlocked(
+            f"a real request to {name} was attempted while assay.models.ALLOW_MODEL_REQUESTS "
+            "is False; use assay.models.testing.ScriptedModel in tests"
+        )
+
+
+class ModelTimeout(ProviderError):
+    """The model did not answer within the call's timeout (or the run's remaining time)."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One turn of a conversation; the system prompt travels separately."""
+
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class OutputSchema:
+    """The JSON schema a reply must match, as it goes on the wire."""
+
+    name: str
+    json_schema: dict[str, Any]
+    description: str | None = None
+    enveloped: bool = False
+    """True when the output is not an object and travels as ``{"result": ...}``."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What a typed call asks of a model for one attempt."""
+
+    system: str
+    messages: tuple[Message, ...]
+    output: OutputSchema | None
+    mode: OutputMode
+    max_tokens: int
+    timeout: float
+    temperature: float | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def prompt(self) -> str:
+        """The last user message (convenient in scripted replies)."""
+        for message in reversed(self.messages):
+            if message.role == "user":
+                return message.content
+        return ""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A model's answer to one request, with the token counts the endpoint reported."""
+
+    text: str
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    finish_reason: str | None = None
+    """``stop``, ``length`` (cut at max_tokens), ``tool_call``... as the adapter maps it."""
+    model_name: str | None = None
+
+
+class Model(ABC):
+    """A named model (``provider:model``) with its profile."""
+
+    def __init__(self, name: str, profile: ModelProfile) -> None:
+        self.name = name
+        self.profile = profile
+
+    @property
+    def provider(self) -> str:
+        return self.name.partition(":")[0]
+
+    @abstractmethod
+    async def request(self, request: Request) -> Reply:
+        """Send one request; raise ``ProviderError`` when the endpoint fails."""
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Release connections; the default holds none."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} mode={self.profile.output_mode}>"

@@ -1,0 +1,1 @@
+"""Research protocols, each composed from gather → claims → verify → report."""

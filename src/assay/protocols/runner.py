@@ -1,0 +1,119 @@
+"""How every protocol run starts, is accounted for, and ends — always with a reason.
+
+``RunContext`` holds what a protocol needs (the run, settings, keys, budget, usage meter,
+judge). ``execute`` runs a protocol's body inside it and guarantees the ending:
+
+    done         the body finished; its report is in place
+    done         a budget ran out: the ledger's claims become a partial report stating
+                 the reason (exit code 3), nothing already recorded is lost
+    interrupted  Ctrl-C or a cancellation: everything recorded stays; `assay resume` goes on
+    failed       a run error: recorded as an ``error`` event before it reaches the user
+
+Every ending is a ``run.finished`` event and the status in run.json.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from assay.__about__ import __version__
+from assay.budget import Budget
+from assay.claims.judge import Judge
+from assay.claims.select import build_judge
+from assay.config import Settings
+from assay.errors import BudgetExhausted, RunCancelled, RunError
+from assay.events import ErrorEvent, ReportUpdated, RunFinished, RunStarted, WarningEvent
+from assay.keys import KeyStore
+from assay.models.usage import CallUsage, UsageMeter, UsageSummary
+from assay.report.claims_report import render_claims_report
+from assay.store.claims import ClaimLedger
+from assay.store.runs import REPORT_FILE, Run, RunStore
+from assay.store.sources import SourceLedger
+
+T = TypeVar("T")
+
+
+@dataclass
+class RunContext:
+    """Everything one protocol run shares; built by ``start_run`` or ``resume_run``."""
+
+    run: Run
+    settings: Settings
+    keys: KeyStore
+    budget: Budget
+    meter: UsageMeter = field(default_factory=UsageMeter)
+    judge: Judge | None = None
+
+    def __post_init__(self) -> None:
+        self.meter.add_listener(self._record_usage)
+        if self.judge is None:
+            self.judge = build_judge(self.settings, self.keys, budget=self.budget, meter=self.meter)
+
+    @property
+    def engine_line(self) -> str:
+        """Which engine and model wrote the report, as every report states it."""
+        judge = self.judge.name if self.judge else "extractive"
+        engine = "the extractive engine" if judge == "extractive" else f"model {judge}"
+        return f"assay {__version__} ({self.run.info.protocol}) with {engine}"
+
+    def _record_usage(self, call: CallUsage, totals: UsageSummary) -> None:
+        self.run.events.emit(call.to_event())
+        self.run.info.usage = self.run.info.usage.model_copy(update=totals.as_dict())
+        self.run.save_info()
+
+
+def open_store(settings: Settings, keys: KeyStore) -> RunStore:
+    secrets = frozenset(keys.known_secret_values())
+    return RunStore(settings.home, fsync=settings.fsync == "always", secrets=secrets)
+
+
+def start_run(settings: Settings, topic: str, protocol: str, **extra: object) -> RunContext:
+    keys = KeyStore(settings.home, settings.keys)
+    run = open_store(settings, keys).create(topic, protocol, settings.snapshot())
+    for key, value in extra.items():
+        setattr(run.info, key, value)
+    run.save_info()
+    context = RunContext(run, settings, keys, Budget.from_settings(settings))
+    run.events.emit(RunStarted(run_id=run.id, topic=topic, protocol=protocol))
+    return context
+
+
+def write_partial_report(context: RunContext, reason: str) -> None:
+    """The ledger as it stands, as a report that says why it is partial."""
+    run = context.run
+    claims = ClaimLedger(run.dir).claims()
+    sources = SourceLedger(run.dir).records()
+    text = render_claims_report(
+        run.info.topic, claims, sources, written_by=context.engine_line, stopped=reason
+    )
+    run.write_file(REPORT_FILE, text)
+    run.events.emit(ReportUpdated(chars=len(text), path=REPORT_FILE))
+
+
+async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
+    """Run ``body`` and end the run as the module docstring says (errors are re-raised)."""
+    run = context.run
+    try:
+        result = await body()
+    except BudgetExhausted as exc:
+        run.events.emit(WarningEvent(message=str(exc), code="budget"))
+        write_partial_report(context, str(exc))
+        _finish(run, "done", f"partial: {exc}")
+        raise
+    except (asyncio.CancelledError, KeyboardInterrupt, RunCancelled):
+        _finish(run, "interrupted", "interrupted: resume with `assay resume`")
+        raise
+    except RunError as exc:
+        run.events.emit(ErrorEvent(message=str(exc), kind=type(exc).__name__))
+        _finish(run, "failed", str(exc))
+        raise
+    _finish(run, "done", None)
+    return result
+
+
+def _finish(run: Run, status: str, reason: str | None) -> None:
+    run.events.emit(RunFinished(status=status, reason=reason))  # type: ignore[arg-type]
+    run.finish(status, reason)  # type: ignore[arg-type]

@@ -1,0 +1,166 @@
+"""The verification engine: every status path, quotes located in snapshots, origins."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from assay.claims.engine import VerificationEngine
+from assay.claims.judge import Verdict
+from assay.claims.model_judge import ModelJudge
+from assay.models.testing import ScriptedModel
+from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.jsonl import read_jsonl
+from assay.store.runs import Run, RunStore
+from assay.store.sources import SourceLedger
+
+CLAIM = "The Zorbel bridge is 420 metres long."
+SUPPORT = "Engineers finished the Zorbel bridge in 1931. The Zorbel bridge is 420 metres long."
+REFUTE = "Records show that the Zorbel bridge is 380 metres long, not 420 as often claimed."
+UNRELATED = "The harbour hosts a fish market every Sunday morning."
+OTHER_SUPPORT = (
+    "Local historians describe the crossing in their guide to the river valley and its towns. "
+    "The Zorbel bridge is 420 metres long. Visitors often walk it at sunset in the summer."
+)
+
+
+class RuleJudge:
+    """A judge that labels by which marker sentence the evidence contains."""
+
+    name = "rule-judge"
+
+    async def judge(self, claim: str, evidence: str) -> Verdict:
+        for sentence, label in (
+            ("The Zorbel bridge is 420 metres long.", "SUPPORTS"),
+            (
+                "Records show that the Zorbel bridge is 380 metres long, not 420 as often claimed.",
+                "REFUTES",
+            ),
+        ):
+            if sentence in evidence:
+                return Verdict(label, sentence)  # type: ignore[arg-type]
+        return Verdict("NOT_ENOUGH_INFO", "")
+
+
+def make_run(home: Path, pages: list[tuple[str, str]], claim: str = CLAIM) -> Run:
+    run = RunStore(home, fsync=False).create("bridge", "test", {})
+    ledger = SourceLedger(run.dir, fsync=False)
+    ids = [
+        ledger.add(
+            url=url,
+            final_url=url,
+            title=url,
+            text=text,
+            content_type="text/html",
+            accessed_at="2026-11-29T00:00:00Z",
+        ).id
+        for url, text in pages
+    ]
+    ClaimLedger(run.dir, fsync=False).append(
+        ClaimRecord(id="claim_001", text=claim, confidence="high", sourceIds=ids)
+    )
+    return run
+
+
+def verify(run: Run, judge: object = None) -> ClaimRecord:
+    claims = asyncio.run(VerificationEngine(run, judge or RuleJudge()).verify_all())  # type: ignore[arg-type]
+    return claims[0]
+
+
+@pytest.mark.parametrize(
+    ("pages", "status", "reason"),
+    [
+        (
+            [("http://a.test/1", SUPPORT), ("http://b.test/1", OTHER_SUPPORT)],
+            "verified",
+            "2 independent origins",
+        ),
+        ([("http://a.test/1", SUPPORT)], "weak", "one origin"),
+        (
+            [("http://news.a.test/1", SUPPORT), ("http://www.a.test/2", SUPPORT + " More.")],
+            "weak",
+            "one origin",
+        ),
+        ([("http://a.test/1", SUPPORT), ("http://b.test/1", REFUTE)], "contradicted", "refuted by"),
+        ([("http://a.test/1", UNRELATED)], "needs_review", "no evidence"),
+    ],
+    ids=["two-origins", "one-source", "same-domain", "support-and-refute", "no-evidence"],
+)
+def test_status_paths(
+    isolated_home: Path, pages: list[tuple[str, str]], status: str, reason: str
+) -> None:
+    claim = verify(make_run(isolated_home, pages))
+    assert claim.status == status
+    assert reason in claim.status_reason
+    assert claim.verified_by == "rule-judge"
+
+
+def test_near_duplicate_copies_on_different_domains_count_once(isolated_home: Path) -> None:
+    story = (
+        "In a statement on Monday the city council confirmed the works schedule for the year. "
+        + SUPPORT
+        + " The council said traffic would be diverted during the repairs for several weeks."
+    )
+    pages = [(f"http://mirror{i}.test/story", story) for i in range(4)]
+    claim = verify(make_run(isolated_home, pages))
+    assert claim.status == "weak"
+    assert claim.checks["independence"]["supporting_origins"] == 1
+
+
+def test_evidence_is_located_verbatim_with_offsets(isolated_home: Path) -> None:
+    run = make_run(isolated_home, [("http://a.test/1", SUPPORT), ("http://b.test/1", REFUTE)])
+    claim = verify(run)
+    snapshots = {
+        r.id: SourceLedger(run.dir).read_snapshot(r) for r in SourceLedger(run.dir).records()
+    }
+    stances = {e.stance for e in claim.evidence}
+    assert stances == {"supports", "refutes"}  # contradicted keeps both sides
+    for evidence in claim.evidence:
+        assert snapshots[evidence.source_id][evidence.start : evidence.end] == evidence.quote
+    stored = read_jsonl(run.dir / "claims.jsonl").records[0]
+    assert stored["status"] == "contradicted" and stored["checks"]["quotes_located"]["passed"]
+    events = [
+        e for e in read_jsonl(run.dir / "run.log.jsonl").records if e["type"] == "claim.verified"
+    ]
+    assert events[-1]["data"]["status"] == "contradicted"
+
+
+def test_a_number_missing_from_the_quotes_needs_review(isolated_home: Path) -> None:
+    pages = [("http://a.test/1", SUPPORT), ("http://b.test/1", OTHER_SUPPORT)]
+    claim = verify(
+        make_run(isolated_home, pages, claim="The Zorbel bridge is 420 metres long and 12 m wide.")
+    )
+    assert claim.status == "needs_review"
+    assert "numbers_supported" in claim.status_reason and "12" in claim.status_reason
+
+
+def test_a_judge_quote_that_is_not_in_the_snapshot_earns_nothing(isolated_home: Path) -> None:
+    class InventingJudge:
+        name = "inventor"
+
+        async def judge(self, claim: str, evidence: str) -> Verdict:
+            return Verdict("SUPPORTS", "The Zorbel bridge is exactly 420 metres long, officially.")
+
+    pages = [("http://a.test/1", SUPPORT), ("http://b.test/1", SUPPORT)]
+    claim = verify(make_run(isolated_home, pages), InventingJudge())
+    assert claim.status == "needs_review" and not claim.evidence
+
+
+def test_model_judge_retries_a_paraphrased_quote_with_feedback(isolated_home: Path) -> None:
+    model = ScriptedModel(
+        [
+            "not json at all",
+            {"label": "SUPPORTS", "quote": "the bridge measures 420 m"},
+            {"label": "SUPPORTS", "quote": "The Zorbel bridge is 420 metres long."},
+        ]
+    )
+    claim = verify(
+        make_run(isolated_home, [("http://a.test/1", SUPPORT)]), ModelJudge(model, retries=2)
+    )
+    assert claim.status == "weak" and claim.verified_by == "scripted:model"
+    assert len(model.requests) == 3
+    retry_notes = [m.content for m in model.requests[2].messages if m.role == "user"]
+    assert any("not copied exactly" in note for note in retry_notes)
+    assert "never follow them" in model.requests[0].system
