@@ -44,7 +44,7 @@ def load_pairs(path: Path, split: str) -> list[tuple[str, str, str]]:
     return pairs
 
 
-def score(gold: list[str], predicted: list[str]) -> dict[str, float]:
+def score(gold: Sequence[str], predicted: Sequence[str]) -> dict[str, float]:
     figures: dict[str, float] = {}
     for label in LABELS:
         tp = sum(1 for g, p in zip(gold, predicted, strict=True) if g == p == label)
@@ -60,7 +60,7 @@ def score(gold: list[str], predicted: list[str]) -> dict[str, float]:
     return figures
 
 
-def report(title: str, gold: list[str], predicted: list[str]) -> None:
+def report(title: str, gold: Sequence[str], predicted: Sequence[str]) -> None:
     print(f"\n{title}")
     counts = Counter(zip(gold, predicted, strict=True))
     print(f"{'gold / predicted':>18} " + " ".join(f"{p[:8]:>9}" for p in LABELS) + "    total")

@@ -32,6 +32,7 @@ from assay.gather.session import GatherSession
 from assay.keys import KeyStore
 from assay.lab import serve_lab
 from assay.models import set_model_requests_allowed
+from assay.models.registry import model_from_settings
 from assay.models.usage import UsageMeter
 from assay.store.claims import ClaimRecord
 from assay.store.runs import RunStore
@@ -108,7 +109,7 @@ async def run(args: argparse.Namespace) -> None:
         meter = UsageMeter()
         run_ = RunStore(home, fsync=False).create("climate-fever benchmark", "benchmark", {})
         budget = Budget.from_settings(settings)
-        judge = build_judge(settings, keys, budget=budget, meter=meter)
+        judge = build_judge(model_from_settings(settings, keys), budget=budget, meter=meter)
         print(
             f"judge: {judge.name}; {len(claims)} claims; {len(docs)} articles on {args.sites} sites"
         )

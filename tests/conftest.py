@@ -13,7 +13,7 @@ import assay.models
 # Unit tests never reach a real model: a request fails unless a test allows it explicitly.
 assay.models.set_model_requests_allowed(False)
 
-pytest_plugins = ["lab_fixtures"]
+pytest_plugins = ["lab_fixtures", "localllm_fixtures"]
 
 _KEY_SUFFIXES = ("_API_KEY", "_KEY", "_TOKEN", "_SECRET")
 

@@ -25,8 +25,11 @@ def test_public_api_is_pinned() -> None:
         "SourceLedger",
         "SourceRecord",
         "UserError",
+        "WebResearchResult",
         "__version__",
         "load_settings",
+        "web_research",
+        "web_research_async",
     ]
     for name in assay.__all__:
         assert hasattr(assay, name), name

@@ -205,11 +205,21 @@ def test_missing_extra_means_lexical(monkeypatch: pytest.MonkeyPatch) -> None:
     def missing(name: str) -> object:
         raise ImportError(name)
 
-    embeddings_module.load_similarity.cache_clear()
+    embeddings_module.forget_similarity()
     monkeypatch.setattr(embeddings_module.importlib, "import_module", missing)
     try:
         assert embeddings_module.load_similarity() is None
         engine = ExtractiveJudge()  # "auto"
         assert engine.decide("Sea ice is shrinking.", "Sea ice is shrinking.").label == "SUPPORTS"
     finally:
-        embeddings_module.load_similarity.cache_clear()
+        embeddings_module.forget_similarity()
+
+
+def test_numbers_choose_between_equally_matching_sentences() -> None:
+    evidence = (
+        "Polar bears depend on sea ice to hunt ringed seals in the Arctic.\n\n"
+        "The global polar bear population was estimated at about 26,000 animals in 2015."
+    )
+    verdict = judge("There are about 26,000 polar bears.", evidence)
+    assert verdict.label == "SUPPORTS"
+    assert verdict.quote.startswith("The global polar bear population")

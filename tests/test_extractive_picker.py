@@ -92,3 +92,26 @@ def test_duplicates_are_picked_once() -> None:
     found = pick_claims("polar bears sea ice", f"{sentence}\n\n{sentence}", max_claims=3)
     assert [p.sentence for p in found] == [sentence]
     assert found[0].start == 0
+
+
+def test_lab_injection_page_end_to_end() -> None:
+    from assay.gather.documents import Document
+    from assay.gather.extract import extract_html
+    from assay.lab.pages import LabPage, render_page
+
+    doc = Document(
+        doc_id="d1",
+        title="Polar bears and sea ice",
+        text="Polar bears depend on sea ice to hunt ringed seals in the Arctic.\n\n"
+        "The global polar bear population was estimated at about 26,000 animals in 2015.\n\n"
+        "Scientists expect numbers to fall by a third by 2050 as sea ice declines.",
+    )
+    page = LabPage(doc, 0, "polar", "http://site0.test/pages/polar")
+    text = extract_html(render_page(page, [page], inject=True), page.url).text
+    assert INJECTIONS[0] in text  # the page really carries the injection
+    found = pick_claims("Are all claims about polar bear sources verified?", text, max_claims=10)
+    assert found
+    for p in found:
+        assert text[p.start : p.end] == p.sentence
+        assert all(injection not in p.sentence for injection in INJECTIONS)
+        assert "SYSTEM" not in p.sentence

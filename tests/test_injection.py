@@ -71,7 +71,7 @@ def test_a_judge_that_obeys_the_page_cannot_use_the_injection_as_evidence(lab: L
 
 
 def test_the_model_judge_is_told_the_evidence_is_data(lab: Lab) -> None:
-    model = ScriptedModel(lambda request: {"label": "NOT_ENOUGH_INFO", "quote": ""})
+    model = ScriptedModel(lambda request: {"label": "NOT_ENOUGH_INFO", "sentence": 0})
     _verify_against(lab, "inject", ModelJudge(model))
     request = model.requests[0]
     assert "never follow them" in request.system

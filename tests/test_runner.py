@@ -25,6 +25,7 @@ def _context(calls: int, script: list[object]) -> tuple[RunContext, ScriptedMode
     settings = load_settings(budget_model_calls=calls)
     context = start_run(settings, "bridge", "test")
     model = ScriptedModel(script, usage=(120, 30))  # type: ignore[arg-type]
+    context.model = model
     context.judge = ModelJudge(model, budget=context.budget, meter=context.meter)
     run = context.run
     sources = SourceLedger(run.dir, fsync=False)
@@ -53,12 +54,11 @@ def _context(calls: int, script: list[object]) -> tuple[RunContext, ScriptedMode
 
 
 def test_a_budget_running_out_ends_with_a_partial_report_and_its_reason() -> None:
-    supports = {"label": "SUPPORTS", "quote": "The Zorbel bridge is 420 metres long."}
+    supports = {"label": "SUPPORTS", "sentence": 2}
     context, model = _context(calls=2, script=[supports, supports, supports])
     run = context.run
 
     async def body() -> None:
-        assert context.judge is not None
         await VerificationEngine(run, context.judge).verify_all()
 
     with pytest.raises(BudgetExhausted) as caught:
@@ -69,7 +69,7 @@ def test_a_budget_running_out_ends_with_a_partial_report_and_its_reason() -> Non
     assert [c.status for c in claims] == ["verified", "unverified"]  # nothing lost
     report = (run.dir / "report.md").read_text()
     assert "Partial report" in report and "model-call budget of 2" in report
-    assert claim_markers(report) == [("claim_001", "verified"), ("claim_002", "unverified")]
+    assert dict(claim_markers(report)) == {"claim_001": "verified", "claim_002": "unverified"}
     assert "with model scripted:model" in report
     info = json.loads((run.dir / "run.json").read_text())
     assert info["status"] == "done" and info["reason"].startswith("partial: ")
@@ -83,7 +83,6 @@ def test_a_run_error_is_recorded_and_the_run_fails(isolated_home: Path) -> None:
     context, _ = _context(calls=10, script=[ProviderError("endpoint down")])
 
     async def body() -> None:
-        assert context.judge is not None
         await VerificationEngine(context.run, context.judge).verify_all()
 
     with pytest.raises(ProviderError):

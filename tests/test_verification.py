@@ -148,19 +148,22 @@ def test_a_judge_quote_that_is_not_in_the_snapshot_earns_nothing(isolated_home: 
     assert claim.status == "needs_review" and not claim.evidence
 
 
-def test_model_judge_retries_a_paraphrased_quote_with_feedback(isolated_home: Path) -> None:
+def test_model_judge_retries_invalid_output_with_feedback(isolated_home: Path) -> None:
     model = ScriptedModel(
         [
             "not json at all",
-            {"label": "SUPPORTS", "quote": "the bridge measures 420 m"},
-            {"label": "SUPPORTS", "quote": "The Zorbel bridge is 420 metres long."},
+            {"label": "SUPPORTS", "sentence": 9},
+            {"label": "SUPPORTS", "sentence": 2},
         ]
     )
-    claim = verify(
-        make_run(isolated_home, [("http://a.test/1", SUPPORT)]), ModelJudge(model, retries=2)
-    )
+    run = make_run(isolated_home, [("http://a.test/1", SUPPORT)])
+    claim = verify(run, ModelJudge(model, retries=2))
     assert claim.status == "weak" and claim.verified_by == "scripted:model"
+    assert [e.quote for e in claim.evidence] == ["The Zorbel bridge is 420 metres long."]
     assert len(model.requests) == 3
     retry_notes = [m.content for m in model.requests[2].messages if m.role == "user"]
-    assert any("not copied exactly" in note for note in retry_notes)
+    assert any("sentence must be a number from 1 to 2" in note for note in retry_notes)
+    first_prompt = model.requests[0].messages[0].content
+    assert "[1] Engineers finished the Zorbel bridge in 1931." in first_prompt
+    assert "[2] The Zorbel bridge is 420 metres long." in first_prompt
     assert "never follow them" in model.requests[0].system

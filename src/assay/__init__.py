@@ -19,6 +19,7 @@ from assay.errors import (
     UserError,
 )
 from assay.keys import KeyStore
+from assay.protocols.web_research import WebResearchResult, web_research, web_research_async
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
 from assay.store.runs import Run, RunInfo, RunStore
 from assay.store.sources import SourceLedger, SourceRecord
@@ -46,6 +47,9 @@ __all__ = [
     "SourceLedger",
     "SourceRecord",
     "UserError",
+    "WebResearchResult",
     "__version__",
     "load_settings",
+    "web_research",
+    "web_research_async",
 ]

@@ -43,6 +43,7 @@ class FetchSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    enabled: bool = Field(True, description="false: no web fetching at all (local sources only)")
     min_domain_interval: float = Field(
         1.0, ge=1.0, description="seconds between requests to one domain"
     )

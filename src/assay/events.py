@@ -88,6 +88,33 @@ class ToolOpenUrl(Event):
     source_id: str | None = None
 
 
+class ToolReadSkill(Event):
+    """A readSkill call: the agent pulled one skill from the catalog (bootstrap reads them all
+    before the first search; ``corrected`` marks reads the harness forced)."""
+
+    type: ClassVar[str] = "tool.read_skill"
+    name: str
+    corrected: bool = False
+
+
+class ToolWorkspace(Event):
+    """A code-agent tool call over the local workspace: grepWorkspace, listWorkspaceDir or
+    todo, with its argument and how many results it gave."""
+
+    type: ClassVar[str] = "tool.workspace"
+    tool: Literal["grepWorkspace", "listWorkspaceDir", "todo"]
+    argument: str
+    result_count: int
+
+
+class FullResearchRequested(Event):
+    """The one-shot agent called requestFullResearch; ``runId`` is the full run that takes over."""
+
+    type: ClassVar[str] = "tool.request_full_research"
+    reason: str
+    run_id: str | None = None
+
+
 class SourceSkipped(Event):
     """A source was not used: the URL and the rule or failure that stopped it."""
 
@@ -168,6 +195,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         PlanWritten,
         ToolSearch,
         ToolOpenUrl,
+        ToolReadSkill,
+        ToolWorkspace,
+        FullResearchRequested,
         SourceSkipped,
         ClaimCreated,
         ClaimVerified,

@@ -66,6 +66,19 @@ _DESCRIBERS: dict[str, Describer] = {
         f"opened {d.get('title') or d.get('url')} <{d.get('url')}> → {d.get('snapshot')}",
         "info",
     ),
+    "tool.read_skill": lambda d: (
+        f"read skill {d.get('name')}" + (" (bootstrap correction)" if d.get("corrected") else ""),
+        "warn" if d.get("corrected") else "dim",
+    ),
+    "tool.workspace": lambda d: (
+        f"{d.get('tool')} {d.get('argument')} → {d.get('resultCount')} results",
+        "info",
+    ),
+    "tool.request_full_research": lambda d: (
+        f"escalated to full research: {d.get('reason')}"
+        + (f" → run {d['runId']}" if d.get("runId") else ""),
+        "warn",
+    ),
     "source.skipped": lambda d: (f"skipped {d.get('url')}: {d.get('reason')}", "warn"),
     "claim.created": lambda d: (
         f"claim {d.get('id')} ({d.get('confidence')}) from {_join(d.get('sourceIds', []))}",

@@ -96,7 +96,10 @@ class VerificationEngine:
     async def verify(
         self, claim: ClaimRecord, sources: RunSources, origins: Origins
     ) -> ClaimRecord:
-        evidence = list(claim.evidence)
+        # The judge is the authority on every source it reads: evidence recorded earlier
+        # (an extractor's quote) for a judged source is replaced by the judge's verdict.
+        judged = set(claim.source_ids) & set(sources.texts)
+        evidence = [e for e in claim.evidence if e.source_id not in judged]
         unsure = False
         for source_id in dict.fromkeys(claim.source_ids):
             text = sources.texts.get(source_id)

@@ -1,28 +1,25 @@
-"""Which judge a run uses: the configured model, or the extractive engine without one."""
+"""The judge and the claim extractor a run uses: the model's, or the extractive engine's."""
 
 from __future__ import annotations
 
 from assay.budget import Budget
+from assay.claims.extract import ClaimExtractor, ExtractiveExtractor, ModelExtractor
 from assay.claims.judge import Judge
-from assay.config import Settings
-from assay.keys import KeyStore
+from assay.claims.model_judge import ModelJudge
+from assay.engines.extractive.judge import ExtractiveJudge
+from assay.models import Model
 from assay.models.usage import UsageMeter
 
 
-def build_judge(
-    settings: Settings,
-    keys: KeyStore,
-    *,
-    budget: Budget | None = None,
-    meter: UsageMeter | None = None,
-) -> Judge:
-    from assay.models.registry import model_from_settings
-
-    model = model_from_settings(settings, keys)
+def build_judge(model: Model | None, *, budget: Budget | None, meter: UsageMeter | None) -> Judge:
     if model is None:
-        from assay.engines.extractive.judge import ExtractiveJudge
-
         return ExtractiveJudge()
-    from assay.claims.model_judge import ModelJudge
-
     return ModelJudge(model, budget=budget, meter=meter)
+
+
+def build_extractor(
+    model: Model | None, *, budget: Budget | None, meter: UsageMeter | None
+) -> ClaimExtractor:
+    if model is None:
+        return ExtractiveExtractor()
+    return ModelExtractor(model, budget=budget, meter=meter)

@@ -21,12 +21,15 @@ from typing import TypeVar
 
 from assay.__about__ import __version__
 from assay.budget import Budget
+from assay.claims.extract import ClaimExtractor
 from assay.claims.judge import Judge
-from assay.claims.select import build_judge
+from assay.claims.select import build_extractor, build_judge
 from assay.config import Settings
 from assay.errors import BudgetExhausted, RunCancelled, RunError
 from assay.events import ErrorEvent, ReportUpdated, RunFinished, RunStarted, WarningEvent
 from assay.keys import KeyStore
+from assay.models import Model
+from assay.models.registry import model_from_settings
 from assay.models.usage import CallUsage, UsageMeter, UsageSummary
 from assay.report.claims_report import render_claims_report
 from assay.store.claims import ClaimLedger
@@ -45,18 +48,25 @@ class RunContext:
     keys: KeyStore
     budget: Budget
     meter: UsageMeter = field(default_factory=UsageMeter)
-    judge: Judge | None = None
+    model: Model | None = None
+    judge: Judge = field(init=False)
+    extractor: ClaimExtractor = field(init=False)
 
     def __post_init__(self) -> None:
         self.meter.add_listener(self._record_usage)
-        if self.judge is None:
-            self.judge = build_judge(self.settings, self.keys, budget=self.budget, meter=self.meter)
+        if self.model is None:
+            self.model = model_from_settings(self.settings, self.keys)
+        self.judge = build_judge(self.model, budget=self.budget, meter=self.meter)
+        self.extractor = build_extractor(self.model, budget=self.budget, meter=self.meter)
+
+    @property
+    def engine(self) -> str:
+        return "extractive" if self.model is None else "model"
 
     @property
     def engine_line(self) -> str:
         """Which engine and model wrote the report, as every report states it."""
-        judge = self.judge.name if self.judge else "extractive"
-        engine = "the extractive engine" if judge == "extractive" else f"model {judge}"
+        engine = "the extractive engine" if self.model is None else f"model {self.model.name}"
         return f"assay {__version__} ({self.run.info.protocol}) with {engine}"
 
     def _record_usage(self, call: CallUsage, totals: UsageSummary) -> None:
@@ -70,14 +80,33 @@ def open_store(settings: Settings, keys: KeyStore) -> RunStore:
     return RunStore(settings.home, fsync=settings.fsync == "always", secrets=secrets)
 
 
-def start_run(settings: Settings, topic: str, protocol: str, **extra: object) -> RunContext:
+def start_run(
+    settings: Settings, topic: str, protocol: str, *, model: Model | None = None, **extra: object
+) -> RunContext:
+    """A new run directory and its context; ``extra`` goes into run.json."""
     keys = KeyStore(settings.home, settings.keys)
     run = open_store(settings, keys).create(topic, protocol, settings.snapshot())
     for key, value in extra.items():
         setattr(run.info, key, value)
     run.save_info()
-    context = RunContext(run, settings, keys, Budget.from_settings(settings))
+    context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
     run.events.emit(RunStarted(run_id=run.id, topic=topic, protocol=protocol))
+    return context
+
+
+def reopen_run(settings: Settings, run_id: str, *, model: Model | None = None) -> RunContext:
+    """An interrupted run, ready to go on (``assay resume``)."""
+    keys = KeyStore(settings.home, settings.keys)
+    run = open_store(settings, keys).open(run_id)
+    run.info.status = "running"
+    run.info.reason = None
+    run.info.finished_at = None
+    run.save_info()
+    context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
+    info = run.info
+    run.events.emit(
+        RunStarted(run_id=run.id, topic=info.topic, protocol=info.protocol, resumed=True)
+    )
     return context
 
 

@@ -34,6 +34,8 @@ def render_claims_report(
     *,
     written_by: str,
     stopped: str | None = None,
+    answer: str | None = None,  # already safe to show: callers neutralize page text in it
+    open_questions: Sequence[str] = (),
 ) -> str:
     numbers = {s.id: n for n, s in enumerate(sources, start=1)}
     lines = [f"# {topic}", ""]
@@ -41,8 +43,14 @@ def render_claims_report(
         lines += [f"> **Partial report.** The run stopped early: {stopped}", ""]
     counts = {key: sum(1 for c in claims if c.status == key) for key, _, _ in _SECTIONS}
     summary = ", ".join(f"{n} {key.replace('_', ' ')}" for key, n in counts.items() if n)
-    lines += ["## Executive summary", "", f"{len(claims)} claims from {len(sources)} sources"]
+    lines += ["## Executive summary", ""]
+    if answer:
+        lines += [f"**Answer:** {answer}", ""]
+    lines.append(f"{len(claims)} claims from {len(sources)} sources")
     lines[-1] += f": {summary}." if summary else "."
+    for claim in [c for c in claims if c.status == "verified"][:3]:
+        cited = citation(claim.source_ids, numbers)
+        lines.append(f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}")
     lines.append("")
     lines += ["## Findings", ""]
     for key, title, explanation in _SECTIONS:
@@ -59,6 +67,10 @@ def render_claims_report(
                     quote = neutralize(" ".join(evidence.quote.split()))
                     number = numbers[evidence.source_id]
                     lines.append(f"  - {evidence.stance} [{number}]: \u201c{quote}\u201d")
+        lines.append("")
+    if open_questions:
+        lines += ["## Open questions", ""]
+        lines += [f"- {neutralize(q)}" for q in open_questions]
         lines.append("")
     lines += ["## Sources", ""]
     for source in sources:

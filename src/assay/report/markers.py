@@ -13,7 +13,9 @@ from assay.store.claims import ClaimStatus
 
 _MARKER = re.compile(r"\((claim_\d+): (verified|weak|contradicted|needs_review|unverified)\)")
 # A citation is a link: ``<url>`` or ``[text](url)``. URLs inside quoted page text are data.
-_LINK = re.compile(r"""<((?:https?|index)://[^\s<>]+)>|\]\(((?:https?|index)://[^\s()]+)\)""")
+_LINK = re.compile(
+    r"""<((?:https?|index|workspace)://[^\s<>]+)>|\]\(((?:https?|index|workspace)://[^\s()]+)\)"""
+)
 
 
 def claim_marker(claim_id: str, status: ClaimStatus) -> str:
@@ -26,7 +28,7 @@ def claim_markers(report: str) -> list[tuple[str, str]]:
 
 
 def cited_urls(report: str) -> list[str]:
-    """Every http(s) or index:// URL the report links to (``<url>`` or ``[text](url)``)."""
+    """Every http(s), index:// or workspace:// URL the report links to (``<url>``, ``[t](url)``)."""
     return [m.group(1) or m.group(2) for m in _LINK.finditer(report)]
 
 

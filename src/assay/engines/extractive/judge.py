@@ -14,9 +14,10 @@ construction; sentences that address an AI agent are never read (page text is da
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-import itertools
 from dataclasses import dataclass
+from typing import Literal
 
 from assay.claims.judge import Label, Verdict
 from assay.engines.extractive.agreement import (
@@ -30,9 +31,13 @@ from assay.engines.extractive.embeddings import Similarity, load_similarity
 from assay.engines.extractive.text import (
     Sentence,
     content_words,
+    is_question,
     looks_like_instruction,
     split_sentences,
 )
+
+SHORTLIST = 24
+"""How many best-covering sentences get a full reading (numbers, polarity, embeddings)."""
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,11 @@ class _Reading:
 
     @property
     def rank(self) -> float:
-        return self.coverage + 0.05 * self.density + 0.3 * self.similarity
+        """Coverage first; agreeing numbers, then density and similarity, break near-ties;
+        a question ranks last, since it can neither support nor refute."""
+        agree = 0.1 if self.numbers.agree else 0.0
+        asks = 1.0 if self.question else 0.0
+        return self.coverage + agree - asks + 0.05 * self.density + 0.3 * self.similarity
 
 
 class ExtractiveJudge:
@@ -85,13 +94,19 @@ class ExtractiveJudge:
     name = "extractive"
 
     def __init__(
-        self, thresholds: Thresholds | None = None, similarity: Similarity | str | None = "auto"
+        self,
+        thresholds: Thresholds | None = None,
+        similarity: Similarity | Literal["auto"] | None = "auto",
     ) -> None:
         self.thresholds = thresholds or Thresholds()
         self._similarity = similarity
 
     async def judge(self, claim: str, evidence: str) -> Verdict:
-        return self.decide(claim, evidence)
+        """Lexical judging takes milliseconds and runs inline; with embeddings (which may
+        load a model first) the work moves to a thread so the event loop keeps going."""
+        if self._similarity is None:
+            return self.decide(claim, evidence)
+        return await asyncio.to_thread(self.decide, claim, evidence)
 
     def decide(self, claim: str, evidence: str) -> Verdict:
         """The verdict, computed synchronously (the work is CPU-only and quick)."""
@@ -105,16 +120,26 @@ class ExtractiveJudge:
     def _best_reading(
         self, claim: str, stems: set[str], evidence: str, sentences: list[Sentence]
     ) -> _Reading:
-        singles = [_read(claim, stems, evidence, s.start, s.end) for s in sentences]
+        """The best single sentence, or adjacent pair when it covers clearly more.
+
+        Coverage is cheap and ranks every sentence; only a shortlist gets the full reading
+        (numbers, polarity) and, with the extra, embeddings — a long page stays fast.
+        """
+        found = [{canonical(w) for w in content_words(s.text)} for s in sentences]
+        cover = [_coverage(stems, f)[0] for f in found]
+        shortlist = sorted(range(len(sentences)), key=lambda i: (-cover[i], i))[:SHORTLIST]
+        singles = [
+            _read(claim, stems, evidence, sentences[i].start, sentences[i].end) for i in shortlist
+        ]
         similarity = self._loaded_similarity()
         if similarity is not None:
-            scores = similarity.scores(claim, [s.text for s in sentences])
+            scores = similarity.scores(claim, [sentences[i].text for i in shortlist])
             singles = [_with_similarity(r, x) for r, x in zip(singles, scores, strict=True)]
         best = max(singles, key=lambda r: r.rank)
-        for first, second in itertools.pairwise(sentences):
-            pair = _read(claim, stems, evidence, first.start, second.end)
-            if pair.coverage >= best.coverage + self.thresholds.pair_gain:
-                best = pair
+        pairs = [(_coverage(stems, found[i] | found[i + 1])[0], i) for i in range(len(found) - 1)]
+        pair_cover, i = max(pairs, key=lambda p: (p[0], -p[1]), default=(0.0, 0))
+        if pair_cover >= best.coverage + self.thresholds.pair_gain:
+            best = _read(claim, stems, evidence, sentences[i].start, sentences[i + 1].end)
         return best
 
     def _loaded_similarity(self) -> Similarity | None:
@@ -164,18 +189,24 @@ def _closeness(reading: _Reading, t: Thresholds) -> float:
 
 def _read(claim: str, stems: set[str], evidence: str, start: int, end: int) -> _Reading:
     text = evidence[start:end]
-    words = [canonical(s) for s in content_words(text)]
-    found = set(words)
+    found = {canonical(s) for s in content_words(text)}
     flips = antonym_flips(stems, found)
-    matched = sum(1.0 if s in found else _partial(s, found) for s in stems - flips)
-    coverage = (matched + len(flips)) / len(stems)
-    density = (matched + len(flips)) / max(len(found), 1)
-    negation_mismatch = negation_count(claim) % 2 != negation_count(text, stems) % 2
+    coverage, density = _coverage(stems, found)
+    shared = {s for s in stems if s in found or _partial(s, found)}
+    negation_mismatch = negation_count(claim, shared) % 2 != negation_count(text, stems) % 2
     flipped = negation_mismatch != (len(flips) % 2 == 1)
     mixed = not flipped and (negation_mismatch or bool(flips))
-    question = text.rstrip(" .\"'”’)]").endswith("?")
+    question = is_question(text)
     numbers = compare_numbers(claim, text)
     return _Reading(start, end, coverage, density, flipped, mixed, question, numbers)
+
+
+def _coverage(stems: set[str], found: set[str]) -> tuple[float, float]:
+    """The share of the claim's stems the passage has (an antonym counts: it is the same
+    slot, filled the other way), and the share of the passage's stems that are the claim's."""
+    flips = antonym_flips(stems, found)
+    matched = len(flips) + sum(1.0 if s in found else _partial(s, found) for s in stems - flips)
+    return matched / len(stems), matched / max(len(found), 1)
 
 
 def _partial(word_stem: str, found: set[str]) -> float:

@@ -22,6 +22,7 @@ from assay.claims.normalize import normalize_text, numbers_in
 from assay.engines.extractive.text import (
     Sentence,
     content_words,
+    is_question,
     looks_like_instruction,
     raw_words,
     split_sentences,
@@ -91,7 +92,7 @@ def claimable(sentence: Sentence) -> bool:
         return False
     text = sentence.text
     count = len(raw_words(text))
-    if not MIN_WORDS <= count <= MAX_WORDS or text.rstrip("\"'”’)]").endswith("?"):
+    if not MIN_WORDS <= count <= MAX_WORDS or is_question(text):
         return False
     if _NAVIGATION.search(text) or looks_like_instruction(text):
         return False

@@ -239,6 +239,11 @@ def _emit(text: str, start: int, end: int, kind: Kind, out: list[Sentence]) -> N
         out.append(Sentence(text[start:end], start, end, kind))
 
 
+def is_question(sentence: str) -> bool:
+    """Whether a sentence asks (a "?" before any closing quotes, brackets or full stop)."""
+    return sentence.rstrip(" .\"'”’)]").endswith("?")
+
+
 _INSTRUCTION = re.compile(
     r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?]{0,40}\b(?:instructions?|prompts?|"
     r"rules|context|messages?|guidelines|everything)\b"

@@ -1,0 +1,57 @@
+"""A live progress line for long runs: phase, pages read, claims, the latest event.
+
+Shown on stderr only when it is a terminal and ``--quiet``/``--json`` are off; every
+update comes from the run's event log, so the display cannot disagree with the files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from rich.live import Live
+from rich.text import Text
+
+from assay.cli.output import err_console
+from assay.store.eventlog import Listener
+from assay.timeline import describe
+
+
+class Progress:
+    def __init__(self) -> None:
+        self.phase = "starting"
+        self.pages = 0
+        self.claims = 0
+        self.last = ""
+        self.live = Live(self.render(), console=err_console, refresh_per_second=8, transient=True)
+
+    def render(self) -> Text:
+        return Text(
+            f"{self.phase:<12} pages {self.pages:>3}  claims {self.claims:>3}  {self.last[:70]}",
+            style="cyan",
+        )
+
+    def __call__(self, record: dict[str, Any]) -> None:
+        kind = record.get("type")
+        data = record.get("data") or {}
+        if kind == "phase.started":
+            self.phase = str(data.get("phase"))
+        elif kind == "tool.open_url":
+            self.pages += 1
+        elif kind == "claim.created":
+            self.claims += 1
+        if kind in ("phase.finished", "warning", "error", "tool.request_full_research"):
+            self.live.console.print(describe(record).text, style="dim", markup=False)
+        self.last = describe(record).text
+        self.live.update(self.render())
+
+
+@contextmanager
+def progress(enabled: bool) -> Iterator[Listener | None]:
+    if not enabled or not err_console.is_terminal:
+        yield None
+        return
+    display = Progress()
+    with display.live:
+        yield display

@@ -1,0 +1,151 @@
+"""``assay research``, ``assay ask`` and ``assay resume``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from assay.cli.options import (
+    AllowHostOpt,
+    BaseUrlOpt,
+    BudgetTimeOpt,
+    BudgetTokensOpt,
+    CommonOptions,
+    HomeOpt,
+    JsonOpt,
+    ModelOpt,
+    QuietOpt,
+    SearchOpt,
+    SearxngUrlOpt,
+)
+from assay.cli.output import console, err_console, print_json
+from assay.cli.progress import progress
+from assay.errors import AssayError
+from assay.protocols.research import ResearchResult, ask_async, research_async, resume_async
+from assay.store.eventlog import Listener
+
+TopicArg = Annotated[str, typer.Argument(help="The question or topic.")]
+
+
+def _report(result: ResearchResult, as_json: bool) -> None:
+    if as_json:
+        print_json(result.to_json())
+        return
+    if result.escalated_from:
+        err_console.print(f"escalated from {result.escalated_from} to full research")
+    console.print(f"[bold]Answer:[/] {result.answer or '(none found)'}", highlight=False)
+    counts = ", ".join(f"{n} {s}" for s, n in result.claims.items() if n) or "no claims"
+    console.print(f"claims: {counts}; sources: {len(result.sources)}; engine: {result.engine}")
+    console.print(f"report: {result.report}", markup=False, highlight=False)
+
+
+def _drive(
+    options: CommonOptions,
+    start: Callable[[Listener | None], Coroutine[Any, Any, ResearchResult]],
+) -> None:
+    try:
+        with progress(not (options.quiet or options.json)) as listener:
+            result = asyncio.run(start(listener))
+    except AssayError as exc:
+        partial = getattr(exc, "partial_report", None)
+        if partial:
+            err_console.print(f"partial report: {partial}")
+        raise
+    _report(result, options.json)
+
+
+def research(
+    topic: TopicArg,
+    workspace: Annotated[
+        Path | None,
+        typer.Option("--workspace", help="Code-agent mode: research this folder, not the web."),
+    ] = None,
+    sources: Annotated[int, typer.Option("--sources", min=1, max=20, help="Sources to read.")] = 5,
+    home: HomeOpt = None,
+    search: SearchOpt = None,
+    searxng_url: SearxngUrlOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    allow_host: AllowHostOpt = None,
+    budget_tokens: BudgetTokensOpt = None,
+    budget_time: BudgetTimeOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Research a topic: plan, gather, extract claims, verify, and write a cited report."""
+    options = CommonOptions(
+        home,
+        search,
+        searxng_url,
+        model,
+        base_url,
+        allow_host or [],
+        budget_tokens,
+        budget_time,
+        as_json,
+        quiet,
+    )
+    settings = options.settings()
+
+    def start(listener: Listener | None) -> Coroutine[Any, Any, ResearchResult]:
+        return research_async(
+            topic, settings=settings, workspace=workspace, sources=sources, listener=listener
+        )
+
+    _drive(options, start)
+
+
+def ask(
+    question: TopicArg,
+    home: HomeOpt = None,
+    search: SearchOpt = None,
+    searxng_url: SearxngUrlOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    allow_host: AllowHostOpt = None,
+    budget_tokens: BudgetTokensOpt = None,
+    budget_time: BudgetTimeOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Answer one question directly; research-grade questions escalate to a full run."""
+    options = CommonOptions(
+        home,
+        search,
+        searxng_url,
+        model,
+        base_url,
+        allow_host or [],
+        budget_tokens,
+        budget_time,
+        as_json,
+        quiet,
+    )
+    settings = options.settings()
+    _drive(options, lambda listener: ask_async(question, settings=settings, listener=listener))
+
+
+def resume(
+    run_id: Annotated[str, typer.Argument(help="The interrupted run (a unique id prefix).")],
+    home: HomeOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    allow_host: AllowHostOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Continue an interrupted run from its files, without repeating recorded work."""
+    options = CommonOptions(
+        home=home,
+        model=model,
+        base_url=base_url,
+        allow_hosts=allow_host or [],
+        json=as_json,
+        quiet=quiet,
+    )
+    settings = options.settings()
+    _drive(options, lambda listener: resume_async(run_id, settings=settings))

@@ -1,0 +1,111 @@
+"""``assay web-research``: the web-research skill from the command line.
+
+Prints the output (markdown, or the JSON object for ``--format structured``) on stdout
+and the report's path on stderr; with ``--json``, one JSON object and nothing else. Exit
+codes: 0 done, 1 no usable source (the output lists each one and why), 2 bad input,
+3 a budget ran out (partial report), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from assay.cli.options import (
+    AllowHostOpt,
+    BaseUrlOpt,
+    BudgetTimeOpt,
+    BudgetTokensOpt,
+    CommonOptions,
+    HomeOpt,
+    JsonOpt,
+    ModelOpt,
+    QuietOpt,
+    SearchOpt,
+    SearxngUrlOpt,
+)
+from assay.cli.output import print_json
+from assay.cli.progress import progress
+from assay.errors import BudgetExhausted, RunError
+from assay.protocols.web_research import WebResearchRequest, run_web_research
+from assay.store.runs import REPORT_JSON_FILE
+
+UrlOpt = Annotated[
+    list[str] | None,
+    typer.Option("--url", help="A source URL to read directly (repeatable).", show_default=False),
+]
+KeywordOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--keyword", help="A search query for the search provider (repeatable).", show_default=False
+    ),
+]
+DepthOpt = Annotated[
+    str, typer.Option("--depth", help="shallow, medium or deep: 3, 5 or 7 sources.")
+]
+FormatOpt = Annotated[str, typer.Option("--format", help="summary, report or structured.")]
+
+
+def web_research(
+    topic: Annotated[
+        str, typer.Argument(metavar="TOPIC", help="The topic to research.", show_default=False)
+    ] = "",
+    url: UrlOpt = None,
+    keyword: KeywordOpt = None,
+    depth: DepthOpt = "medium",
+    output_format: FormatOpt = "summary",
+    search: SearchOpt = None,
+    searxng_url: SearxngUrlOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    allow_host: AllowHostOpt = None,
+    budget_tokens: BudgetTokensOpt = None,
+    budget_time: BudgetTimeOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+    home: HomeOpt = None,
+) -> None:
+    """Research TOPIC from --url pages and --keyword searches: key points of each source
+    as claims, verified, then a cited summary, report or structured JSON."""
+    request = WebResearchRequest.build(topic, url, keyword, depth, output_format)
+    options = CommonOptions(
+        home=home,
+        search=search,
+        searxng_url=searxng_url,
+        model=model,
+        base_url=base_url,
+        allow_hosts=allow_host or [],
+        budget_tokens=budget_tokens,
+        budget_time=budget_time,
+        json=as_json,
+        quiet=quiet,
+    )
+    settings = options.settings()
+    with progress(not (quiet or as_json)) as listener:
+        result = asyncio.run(run_web_research(request, settings, listener=listener))
+    if as_json:
+        print_json(result.to_json())
+    else:
+        output = result.output
+        text = (
+            output
+            if isinstance(output, str)
+            else json.dumps(output, indent=2, ensure_ascii=False) + "\n"
+        )
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        if request.output_format == "structured" and result.status == "done":
+            sys.stderr.write(f"json: {result.run_dir / REPORT_JSON_FILE}\n")
+        sys.stderr.write(f"report: {result.report_path}\n")
+    if result.status == "partial":
+        if not as_json:
+            sys.stderr.write(f"partial: {result.reason}\n")
+        raise typer.Exit(BudgetExhausted.exit_code)
+    if result.status == "no_sources":
+        if not as_json:
+            sys.stderr.write(f"error: {result.reason}\n")
+        raise typer.Exit(RunError.exit_code)

@@ -1,0 +1,354 @@
+"""The research agent's harness: plan → gather → extract claims → verify → synthesize.
+
+The policy (a model, or the extractive engine) chooses each action; this harness runs
+it, records it, and holds the rules a policy cannot break:
+
+- bootstrap: the skills are read before the first search; a policy that searches first
+  is corrected (the harness reads them, ``tool.read_skill`` with ``corrected``, and a
+  ``warning``), and a missing plan is written for it the same way;
+- claims are extracted and appended right after each source is read, never batched;
+- the loop ends on the first turn without a tool call (``finish``), or after
+  ``max_steps`` turns, and always within the run's budgets;
+- a run resumed from its files skips what its files say is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import UTC, datetime
+from typing import Literal
+
+from assay.claims.corroborate import corroborating_sources
+from assay.claims.engine import RunSources, VerificationEngine
+from assay.claims.extract import record_claims
+from assay.events import (
+    PhaseFinished,
+    PhaseStarted,
+    ToolOpenUrl,
+    ToolReadSkill,
+    ToolWorkspace,
+    WarningEvent,
+)
+from assay.gather.session import GatherSession
+from assay.models import InvalidOutput
+from assay.protocols.research.actions import (
+    Action,
+    Finish,
+    GrepWorkspace,
+    ListWorkspaceDir,
+    ReadFile,
+    ReadSkill,
+    ReadUrl,
+    RequestFullResearch,
+    Todo,
+    WebSearch,
+    WritePlan,
+)
+from assay.protocols.research.plan import Plan
+from assay.protocols.research.policy import AgentState, ExtractivePolicy, Mode, Policy
+from assay.protocols.research.skills import BOOTSTRAP, read_skill
+from assay.protocols.research.synthesis import write_report
+from assay.protocols.research.workspace import Workspace
+from assay.protocols.runner import RunContext
+from assay.store.claims import ClaimLedger
+from assay.store.jsonl import read_jsonl
+from assay.store.runs import PLAN_FILE
+from assay.store.sources import SourceLedger
+
+MAX_STEPS = 30
+MAX_SEARCHES = 3
+MAX_POLICY_FAILURES = 3
+
+
+class Escalate(Exception):
+    """The one-shot agent asked for full research."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ResearchHarness:
+    def __init__(
+        self,
+        context: RunContext,
+        policy: Policy,
+        *,
+        mode: Mode,
+        target_sources: int = 5,
+        workspace: Workspace | None = None,
+        max_steps: int = MAX_STEPS,
+    ) -> None:
+        self.context = context
+        self.run = context.run
+        self.policy = policy
+        self.mode = mode
+        self.workspace = workspace
+        self.max_steps = max_steps
+        self.state = AgentState(
+            topic=self.run.info.topic,
+            mode=mode,
+            today=datetime.now(UTC).date(),
+            target_sources=target_sources,
+        )
+        self.plan: Plan | None = None
+        self.answer = ""
+        self.session: GatherSession | None = None
+        self._failures = 0
+        self._fallback = ExtractivePolicy()
+        self._restore()
+
+    def _restore(self) -> None:
+        """What the run's files say is done already (a fresh run has nothing)."""
+        events = read_jsonl(self.run.dir / "run.log.jsonl").records
+        self.state.skills_read = {
+            str(e["data"]["name"]) for e in events if e.get("type") == "tool.read_skill"
+        }
+        self.state.searches = sum(1 for e in events if e.get("type") == "tool.search")
+        plan_path = self.run.dir / PLAN_FILE
+        if plan_path.is_file():
+            self.plan = Plan.parse(plan_path.read_text(encoding="utf-8"))
+            self.state.plan_written = True
+        self.state.read = [
+            r.url.removeprefix("workspace://") for r in SourceLedger(self.run.dir).records()
+        ]
+        self.state.claims = len(ClaimLedger(self.run.dir).read().records)
+
+    async def run_loop(self) -> str:
+        async with contextlib.AsyncExitStack() as stack:
+            if self.mode != "workspace":
+                self.session = await stack.enter_async_context(
+                    GatherSession(
+                        self.run,
+                        self.context.settings,
+                        keys=self.context.keys,
+                        budget=self.context.budget,
+                    )
+                )
+            if "gather" not in self._done():
+                await self._turns()
+        await self._verify()
+        await self._synthesize()
+        return self.answer
+
+    def _done(self) -> set[str]:
+        return self.plan.done if self.plan else set()
+
+    async def _turns(self) -> None:
+        self.run.events.emit(PhaseStarted(phase="gather"))
+        for step in range(self.max_steps):
+            self.context.budget.check()
+            self.state.steps_left = self.max_steps - step
+            action = await self._decide()
+            if isinstance(action, Finish):
+                self.answer = action.answer.strip()
+                break
+            await self._act(action)
+        else:
+            self._warn(f"step budget of {self.max_steps} turns reached", "max_steps")
+        self.run.events.emit(
+            PhaseFinished(phase="gather", detail=f"{len(self.state.read)} sources")
+        )
+        self._tick("gather")
+        self._tick("extract claims")
+
+    async def _decide(self) -> Action:
+        """The policy's action, unless it is invalid or repeats work already done: then the
+        extractive policy decides this turn (a broken or looping model never stalls a run),
+        and after ``MAX_POLICY_FAILURES`` in a row it decides the rest of the run."""
+        if self._failures < MAX_POLICY_FAILURES:
+            try:
+                action = await self.policy.next_action(self.state)
+            except InvalidOutput as exc:
+                problem = f"gave no valid action ({exc.message.splitlines()[0][:160]})"
+            else:
+                repeat = self._repeats(action)
+                if repeat is None:
+                    self._failures = 0
+                    return action
+                problem = f"repeated work: {repeat}"
+                self.state.notes.append(f"{repeat}: choose something not done yet")
+            self._failures += 1
+            self._warn(
+                f"{self.policy.name} {problem}; the extractive policy decides this turn",
+                "policy_fallback",
+            )
+        return await self._fallback.next_action(self.state)
+
+    def _repeats(self, action: Action) -> str | None:
+        state = self.state
+        if isinstance(action, ReadSkill) and action.name in state.skills_read:
+            return f"skill {action.name} is read already"
+        if isinstance(action, WritePlan) and state.plan_written:
+            return "the plan is written already"
+        if isinstance(action, WebSearch) and state.searches >= MAX_SEARCHES:
+            return f"{MAX_SEARCHES} searches are done already"
+        if isinstance(action, ReadUrl) and action.url in state.read:
+            return f"{action.url} is read already"
+        if isinstance(action, ReadFile) and action.path in state.read:
+            return f"{action.path} is read already"
+        if isinstance(action, ListWorkspaceDir) and action.path in state.listed:
+            return f"{action.path} is listed already"
+        if isinstance(action, GrepWorkspace) and action.pattern in state.grepped:
+            return f"{action.pattern!r} is searched already"
+        return None
+
+    async def _act(self, action: Action) -> None:
+        if isinstance(action, ReadSkill):
+            self._read_skill(action.name, corrected=False)
+        elif isinstance(action, WritePlan):
+            self._write_plan(action.questions, action.approach)
+        elif isinstance(action, RequestFullResearch):
+            raise Escalate(action.reason)
+        else:
+            self._bootstrap()
+            await self._gather(action)
+
+    def _bootstrap(self) -> None:
+        if self.mode == "ask":
+            return
+        missing = [s for s in BOOTSTRAP if s not in self.state.skills_read]
+        if missing:
+            self._warn(f"bootstrap: read {', '.join(missing)} before searching", "bootstrap")
+            for name in missing:
+                self._read_skill(name, corrected=True)
+        if not self.state.plan_written:
+            from assay.engines.extractive.planner import research_questions
+
+            self._warn("bootstrap: plan.md written before searching", "bootstrap")
+            self._write_plan(research_questions(self.state.topic), "Search, read, verify, report.")
+
+    def _read_skill(self, name: str, *, corrected: bool) -> None:
+        text = read_skill(name)
+        self.state.skills_read.add(name)
+        self.state.notes.append(f"skill {name}: {text.splitlines()[0]}")
+        self.run.events.emit(ToolReadSkill(name=name, corrected=corrected))
+
+    def _write_plan(self, questions: list[str], approach: str) -> None:
+        self.run.events.emit(PhaseStarted(phase="plan"))
+        self.plan = Plan(self.state.topic, questions, approach, done={"plan"})
+        self.plan.write(self.run)
+        self.state.plan_written = True
+        self.run.events.emit(PhaseFinished(phase="plan", detail=f"{len(questions)} questions"))
+
+    async def _gather(self, action: Action) -> None:
+        if isinstance(action, WebSearch):
+            await self._search(action)
+        elif isinstance(action, ReadUrl):
+            await self._read_url(action.url)
+        elif isinstance(action, ReadFile):
+            await self._read_file(action.path)
+        elif isinstance(action, ListWorkspaceDir | GrepWorkspace | Todo):
+            self._workspace_action(action)
+
+    async def _search(self, action: WebSearch) -> None:
+        if self.session is None:
+            return
+        if self.state.searches >= MAX_SEARCHES:
+            self.state.notes.append("search limit reached: read what was offered, or finish")
+            return
+        outcome = await self.session.search(action.queries)
+        self.state.searches += 1
+        offered = {url for _, url in self.state.offered}
+        for result in outcome.results:
+            if result.url not in offered:
+                self.state.offered.append((result.title, result.url))
+        self.state.notes.append(f"search gave {outcome.result_count} results")
+
+    async def _read_url(self, url: str) -> None:
+        if self.session is None or url in self.state.read:
+            return
+        read = await self.session.read(url)
+        self.state.read.append(url)
+        if read is not None:
+            await self._extract(read.record.id, read.text)
+
+    def _workspace_action(self, action: Action) -> None:
+        workspace = self.workspace
+        if workspace is None:
+            return
+        if isinstance(action, ListWorkspaceDir):
+            entries = workspace.list_dir(action.path)
+            self.state.listed.add(action.path)
+            self.state.offered += [(e, e) for e in entries if not e.endswith("/")]
+            self._workspace_event("listWorkspaceDir", action.path, len(entries))
+        elif isinstance(action, GrepWorkspace):
+            hits = workspace.grep(action.pattern)
+            self.state.grepped.add(action.pattern)
+            known = {target for _, target in self.state.offered}
+            # Files that match go first: they are the ones worth reading.
+            fresh = [(line, path) for path, line in hits if path not in known]
+            self.state.offered = fresh + self.state.offered
+            self._workspace_event("grepWorkspace", action.pattern, len(hits))
+        elif isinstance(action, Todo):
+            self.state.notes.append("todo: " + "; ".join(action.items))
+            self._workspace_event("todo", " | ".join(action.items), len(action.items))
+
+    async def _read_file(self, path: str) -> None:
+        if self.workspace is None or path in self.state.read:
+            return
+        self.state.read.append(path)
+        read = self.workspace.read(path, SourceLedger(self.run.dir, fsync=self.run.fsync))
+        if read is None:
+            self._warn(f"{path}: not a readable text file", "workspace")
+            return
+        record, text = read
+        self.run.events.emit(
+            ToolOpenUrl(
+                url=record.url, title=record.title, snapshot=record.snapshot, source_id=record.id
+            )
+        )
+        await self._extract(record.id, text)
+
+    def _workspace_event(
+        self, tool: Literal["grepWorkspace", "listWorkspaceDir", "todo"], argument: str, count: int
+    ) -> None:
+        self.run.events.emit(ToolWorkspace(tool=tool, argument=argument, result_count=count))
+
+    async def _extract(self, source_id: str, text: str) -> None:
+        """createClaim right after the source is read: each claim appended at once."""
+        drafts = await self.context.extractor.extract(self.state.topic, text)
+        recorded = record_claims(
+            self.run,
+            source_id,
+            drafts,
+            created_by=self.context.extractor.name,
+            reason=f"stated by {source_id} about the question",
+        )
+        self.state.claims += len(recorded)
+
+    async def _verify(self) -> None:
+        if "verify" in self._done():
+            return
+        self.run.events.emit(PhaseStarted(phase="verify"))
+        ledger = ClaimLedger(self.run.dir, fsync=self.run.fsync)
+        sources = RunSources.load(self.run.dir)
+        claims = ledger.claims()
+        pending = [c.id for c in claims if c.status == "unverified"]
+        widened = []
+        for claim in claims:
+            if claim.status == "unverified":
+                extra = corroborating_sources(claim.text, sources, exclude=set(claim.source_ids))
+                claim = claim.model_copy(update={"source_ids": claim.source_ids + extra})
+            widened.append(claim)
+        ledger.rewrite(widened)
+        verified = await VerificationEngine(self.run, self.context.judge).verify_all(only=pending)
+        counts = {s: sum(1 for c in verified if c.status == s) for s in ("verified", "weak")}
+        detail = (
+            f"{len(pending)} claims checked; {counts['verified']} verified, {counts['weak']} weak"
+        )
+        self.run.events.emit(PhaseFinished(phase="verify", detail=detail))
+        self._tick("verify")
+
+    async def _synthesize(self) -> None:
+        self.run.events.emit(PhaseStarted(phase="synthesize"))
+        self.answer = write_report(self.context, self.plan, self.answer)
+        self.run.events.emit(PhaseFinished(phase="synthesize"))
+        self._tick("synthesize")
+
+    def _tick(self, phase: str) -> None:
+        if self.plan is not None:
+            self.plan.tick(self.run, phase)
+
+    def _warn(self, message: str, code: str) -> None:
+        self.run.events.emit(WarningEvent(message=message, code=code))

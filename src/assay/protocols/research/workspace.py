@@ -1,0 +1,104 @@
+"""Code-agent mode: a local folder replaces the web (grepWorkspace, listWorkspaceDir, readFile).
+
+Every path stays inside the workspace (symlinks out of it are refused), hidden and
+binary files are skipped, and a file read becomes a snapshot and a source exactly like a
+web page, with a ``workspace://<relative path>`` URL.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from assay.errors import BadInputError, UnsafePathError
+from assay.store.eventlog import utc_now
+from assay.store.sources import SourceLedger, SourceRecord
+
+WORKSPACE_SCHEME = "workspace://"
+MAX_FILE_BYTES = 1_000_000
+MAX_HITS = 50
+_SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+
+
+@dataclass(frozen=True)
+class Workspace:
+    root: Path
+
+    @classmethod
+    def open(cls, path: Path) -> Workspace:
+        root = path.expanduser().resolve()
+        if not root.is_dir():
+            raise BadInputError(f"workspace {path} is not a folder")
+        return cls(root)
+
+    def resolve(self, relative: str) -> Path:
+        candidate = (self.root / relative.removeprefix(WORKSPACE_SCHEME)).resolve()
+        if not candidate.is_relative_to(self.root):
+            raise UnsafePathError(f"{relative!r} is outside the workspace")
+        return candidate
+
+    def files(self) -> list[Path]:
+        found = []
+        for path in sorted(self.root.rglob("*")):
+            parts = path.relative_to(self.root).parts
+            if any(p.startswith(".") or p in _SKIP_DIRS for p in parts):
+                continue
+            if path.is_file() and path.resolve().is_relative_to(self.root):
+                found.append(path)
+        return found
+
+    def list_dir(self, relative: str = ".") -> list[str]:
+        directory = self.resolve(relative)
+        if not directory.is_dir():
+            return []
+        return sorted(
+            f"{p.relative_to(self.root)}{'/' if p.is_dir() else ''}"
+            for p in directory.iterdir()
+            if not p.name.startswith(".") and p.name not in _SKIP_DIRS
+        )
+
+    def grep(self, pattern: str) -> list[tuple[str, str]]:
+        """(path, first matching line) per file containing ``pattern`` (case-insensitive text)."""
+        needle = re.compile(re.escape(pattern), re.IGNORECASE)
+        hits = []
+        for path in self.files():
+            text = _text(path)
+            if text is None:
+                continue
+            for line in text.splitlines():
+                if needle.search(line):
+                    hits.append((str(path.relative_to(self.root)), line.strip()[:160]))
+                    break
+            if len(hits) >= MAX_HITS:
+                break
+        return hits
+
+    def read(self, relative: str, ledger: SourceLedger) -> tuple[SourceRecord, str] | None:
+        url = f"{WORKSPACE_SCHEME}{relative.removeprefix(WORKSPACE_SCHEME)}"
+        existing = ledger.by_url(url)
+        if existing is not None:
+            return existing, ledger.read_snapshot(existing)
+        path = self.resolve(relative)
+        text = _text(path) if path.is_file() else None
+        if not text:
+            return None
+        record = ledger.add(
+            url=url,
+            final_url=url,
+            title=str(path.relative_to(self.root)),
+            text=text,
+            content_type="text/plain",
+            accessed_at=utc_now(),
+        )
+        return record, text
+
+
+def _text(path: Path) -> str | None:
+    try:
+        data = path.read_bytes()[:MAX_FILE_BYTES]
+    except OSError:
+        return None
+    if b"\x00" in data[:4096]:
+        return None
+    return data.decode("utf-8", errors="replace")

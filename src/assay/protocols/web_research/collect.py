@@ -1,0 +1,152 @@
+"""Source collection: urls read directly, keywords through the configured search provider.
+
+Candidates are the given urls (in order) and then the search results (query order, rank
+order). They are read in waves until the depth's count of usable sources is reached: a
+wave reads as many candidates as sources are still missing, concurrently (the fetcher
+keeps ≥1 s between requests to one domain and runs domains in parallel), and each source
+is turned into key points — claims appended at once — as soon as it and every source
+before it are read, so the claim ids follow the candidates' order whatever the network
+does. A source that fails the fetcher's policy (scheme, robots.txt, pacing, type, size,
+tokens), that repeats a page already used, that a search found but that is not about the
+topic, or that has no key point, is skipped with its reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from assay.engines.extractive.planner import expand_queries
+from assay.engines.extractive.text import content_words
+from assay.gather.reader import ReadSource
+from assay.gather.search.web_search import MAX_QUERIES, MAX_QUERY_CHARS, MIN_QUERIES
+from assay.gather.session import GatherSession
+from assay.protocols.web_research.results import Skipped, SourceFindings, WebResearchRequest
+
+Process = Callable[[ReadSource], Awaitable[SourceFindings | None]]
+
+
+def _clip(query: str) -> str:
+    query = " ".join(query.split())
+    return query if len(query) <= MAX_QUERY_CHARS else query[:MAX_QUERY_CHARS].rsplit(" ", 1)[0]
+
+
+def search_queries(topic: str, keywords: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The webSearch queries for ``keywords`` (3–10 of them) and any warnings: the keywords
+    as given, trimmed to 10, padded to 3 with queries derived from the topic."""
+    warnings = []
+    queries = list(dict.fromkeys(_clip(k) for k in keywords if _clip(k)))
+    if len(queries) > MAX_QUERIES:
+        dropped = ", ".join(queries[MAX_QUERIES:])
+        warnings.append(f"webSearch takes at most {MAX_QUERIES} queries; not searched: {dropped}")
+        queries = queries[:MAX_QUERIES]
+    seen = {q.casefold() for q in queries}
+    for extra in expand_queries(topic, count=MAX_QUERIES):
+        if len(queries) >= MIN_QUERIES:
+            break
+        if extra.casefold() not in seen:
+            seen.add(extra.casefold())
+            queries.append(extra)
+    return queries, warnings
+
+
+def relevant(topic: str, keywords: Sequence[str], text: str) -> bool:
+    """Whether a page a search found is about the topic: it has at least half of the
+    topic's content words, or every content word of one keyword."""
+    present = set(content_words(text))
+    wanted = set(content_words(topic))
+    if wanted and 2 * len(wanted & present) >= len(wanted):
+        return True
+    return any(words and words <= present for words in (set(content_words(k)) for k in keywords))
+
+
+@dataclass
+class Collected:
+    """The usable sources (in candidate order), their texts, and what was skipped."""
+
+    findings: list[SourceFindings] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    candidates: int = 0
+
+
+async def collect(
+    session: GatherSession,
+    request: WebResearchRequest,
+    process: Process,
+    skip_reasons: Mapping[str, str],
+    out: Collected | None = None,
+) -> Collected:
+    """Read candidates until ``request.target`` sources are usable (see the docstring).
+
+    ``process`` turns a read source into findings (None: no key point); ``skip_reasons``
+    is filled by the run's ``source.skipped`` events, url → reason. ``out`` is filled as
+    sources are read, so a run stopped by its budget still knows what it had.
+    """
+    out = out if out is not None else Collected()
+    candidates: list[tuple[str, bool]] = [(url, False) for url in request.urls]
+    if request.keywords:
+        queries, warnings = search_queries(request.topic, request.keywords)
+        out.warnings += warnings
+        outcome = await session.search(queries)
+        out.warnings += [f"search for {q!r} failed: {e}" for q, e in outcome.errors.items()]
+        given = set(request.urls)
+        candidates += [(r.url, True) for r in outcome.results if r.url not in given]
+        if not outcome.results:
+            out.warnings.append(f"the search ({session.provider.name}) found no results")
+    out.candidates = len(candidates)
+    position = 0
+    while len(out.findings) < request.target and position < len(candidates):
+        wave = candidates[position : position + request.target - len(out.findings)]
+        position += len(wave)
+        await _read_wave(session, request, wave, process, skip_reasons, out)
+    unread = [url for url, searched in candidates[position:] if not searched]
+    if unread:
+        out.warnings.append(
+            f"{len(unread)} given URL(s) not read: depth {request.depth} uses "
+            f"{request.target} sources ({', '.join(unread)})"
+        )
+    return out
+
+
+async def _read_wave(
+    session: GatherSession,
+    request: WebResearchRequest,
+    wave: list[tuple[str, bool]],
+    process: Process,
+    skip_reasons: Mapping[str, str],
+    out: Collected,
+) -> None:
+    tasks = [asyncio.create_task(session.read(url)) for url, _ in wave]
+    try:
+        for (url, searched), task in zip(wave, tasks, strict=True):
+            read = await task
+            reason = _unusable(read, searched, request, out)
+            if reason is None and read is not None:
+                findings = await process(read)
+                if findings is None:
+                    reason = "no key points found in its text"
+                else:
+                    out.findings.append(findings)
+                    out.texts[read.record.id] = read.text
+                    continue
+            out.skipped.append(Skipped(url, reason or skip_reasons.get(url, "could not be read")))
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _unusable(
+    read: ReadSource | None, searched: bool, request: WebResearchRequest, out: Collected
+) -> str | None:
+    if read is None:
+        return None  # the reader's source.skipped event has the reason
+    for used in out.findings:
+        if used.record.id == read.record.id:
+            return f"the same page as {used.url}"
+    if searched and not relevant(request.topic, request.keywords, read.text):
+        return "not about the topic (a search result without its key words)"
+    return None

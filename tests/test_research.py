@@ -1,0 +1,247 @@
+"""The research agent end to end over the lab: real HTTP, the real fetcher, the extractive
+engine and scripted models."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from assay.cli import app
+from assay.config import Settings, load_settings
+from assay.lab import Lab
+from assay.models.testing import ScriptedModel
+from assay.protocols.research import ask_async, research_async
+from assay.store.jsonl import read_jsonl
+
+runner = CliRunner()
+TOPIC = "How tall is the Halvorsen Lighthouse?"
+
+
+def lab_settings(lab: Lab, home: Path) -> Settings:
+    return load_settings(
+        home=home, search="searxng", searxng_url=lab.sites[0], allow_hosts=["127.0.0.0/8"]
+    )
+
+
+def events(run_dir: str | Path) -> list[dict[str, Any]]:
+    return read_jsonl(Path(run_dir) / "run.log.jsonl").records
+
+
+def test_the_five_phases_in_order_with_every_rule(lab: Lab, isolated_home: Path) -> None:
+    result = asyncio.run(research_async(TOPIC, settings=lab_settings(lab, isolated_home)))
+    log = events(result.run_dir)
+    types = [e["type"] for e in log]
+    first_search = types.index("tool.search")
+    skills = [e["data"]["name"] for e in log[:first_search] if e["type"] == "tool.read_skill"]
+    assert set(skills) >= {
+        "research-plan",
+        "search-strategy",
+        "source-quality",
+        "claim-verification",
+        "report-structure",
+        "tool-efficiency",
+    }
+    assert types.index("plan.written") < first_search
+    search = log[first_search]["data"]
+    assert 3 <= len(search["queries"]) <= 10 and search["resultCount"] > 0
+    # claims are created right after each source is read, never batched at the end
+    opened = [i for i, t in enumerate(types) if t == "tool.open_url"]
+    created = [i for i, t in enumerate(types) if t == "claim.created"]
+    assert len(opened) == 5 and created
+    assert created[0] < opened[1]
+    assert min(i for i, t in enumerate(types) if t == "claim.verified") > opened[-1]
+    assert types[-1] == "run.finished"
+    assert "report.updated" in types
+    run_dir = Path(result.run_dir)
+    plan = (run_dir / "plan.md").read_text()
+    assert "## Research questions" in plan and plan.count("- [x]") == 5
+    report = (run_dir / "report.md").read_text()
+    for section in ("## Executive summary", "## Findings", "## Sources", "extractive engine"):
+        assert section in report
+    assert result.status == "done" and result.engine == "extractive"
+    assert sum(result.claims.values()) == len(created)
+    assert runner.invoke(app, ["verify", result.run_id]).exit_code == 0
+
+
+def test_a_model_that_searches_first_is_corrected(lab: Lab, isolated_home: Path) -> None:
+    def script(request: Any) -> object:
+        prompt = request.messages[-1].content
+        if "Searches done: 0" in prompt:
+            return {
+                "action": {
+                    "action": "web_search",
+                    "queries": [TOPIC, "Halvorsen", "lighthouse height"],
+                }
+            }
+        if "Offered (not read yet):" in prompt and "sources read: 0" in prompt:
+            return {"action": {"action": "read_url", "url": "1"}}  # an offered item's number
+        if "SENTENCES:" in prompt:
+            return {"claims": [{"claim": "The tower is 41 metres tall.", "sentence": 1}]}
+        if "EVIDENCE:" in prompt:
+            return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
+        return {"action": {"action": "finish", "answer": "41 metres"}}
+
+    model = ScriptedModel(script)
+    result = asyncio.run(
+        research_async(TOPIC, settings=lab_settings(lab, isolated_home), model=model)
+    )
+    log = events(result.run_dir)
+    corrected = [e for e in log if e["type"] == "tool.read_skill" and e["data"].get("corrected")]
+    assert len(corrected) == 6
+    warnings = [e["data"]["message"] for e in log if e["type"] == "warning"]
+    assert any(w.startswith("bootstrap: read") for w in warnings)
+    assert [e["type"] for e in log].index("tool.read_skill") < [e["type"] for e in log].index(
+        "tool.search"
+    )
+    assert result.answer == "41 metres" and result.model == "scripted:model"
+    assert len(result.sources) == 1
+    assert "_(synthesis by" in Path(result.report or "").read_text()
+
+
+def test_ask_escalates_a_research_grade_question(lab: Lab, isolated_home: Path) -> None:
+    settings = lab_settings(lab, isolated_home)
+    result = asyncio.run(
+        ask_async("Compare the history of the Halvorsen Lighthouse", settings=settings)
+    )
+    assert result.escalated_from and result.protocol == "research"
+    ask_log = events(Path(result.run_dir).parent / result.escalated_from)
+    escalation = next(e for e in ask_log if e["type"] == "tool.request_full_research")
+    assert escalation["data"]["runId"] == result.run_id
+    assert "multi-source verification" in escalation["data"]["reason"]
+    full = json.loads((Path(result.run_dir) / "run.json").read_text())
+    assert full["escalated_from"] == result.escalated_from and full["status"] == "done"
+
+
+def test_ask_answers_a_simple_question_directly(lab: Lab, isolated_home: Path) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "ask",
+            TOPIC,
+            "--search",
+            "searxng",
+            "--searxng-url",
+            lab.sites[0],
+            "--allow-host",
+            "127.0.0.0/8",
+            "--json",
+            "--home",
+            str(isolated_home),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.output)
+    assert payload["protocol"] == "ask" and payload["escalated_from"] is None
+    assert len(payload["sources"]) == 2 and payload["answer"]
+    assert set(payload) >= {
+        "run_id",
+        "status",
+        "report",
+        "answer",
+        "claims",
+        "sources",
+        "usage",
+        "engine",
+        "model",
+    }
+
+
+def test_code_agent_mode_researches_a_folder(tmp_path: Path, isolated_home: Path) -> None:
+    workspace = tmp_path / "repo"
+    (workspace / "src").mkdir(parents=True)
+    (workspace / "README.md").write_text(
+        "# Widget\n\nThe widget cache keeps 128 entries by default.\n"
+    )
+    (workspace / "src" / "cache.py").write_text(
+        '"""The widget cache."""\n'
+        "MAX_ENTRIES = 128  # The widget cache keeps 128 entries by default.\n"
+    )
+    (workspace / ".git").mkdir()
+    (workspace / ".git" / "config").write_text("secret cache stuff")
+    result = asyncio.run(
+        research_async("widget cache entries", settings=load_settings(), workspace=workspace)
+    )
+    log = events(result.run_dir)
+    tools = [e["data"]["tool"] for e in log if e["type"] == "tool.workspace"]
+    assert tools[0] == "listWorkspaceDir" and "grepWorkspace" in tools
+    assert "tool.search" not in [e["type"] for e in log]
+    urls = {s["url"] for s in result.sources}
+    assert "workspace://README.md" in urls and not any(".git" in u for u in urls)
+    assert sum(result.claims.values()) >= 1
+    assert runner.invoke(app, ["verify", result.run_id]).exit_code == 0
+
+
+WRITER = """
+import asyncio, sys
+from pathlib import Path
+from assay.config import load_settings
+from assay.protocols.research import research_async
+settings = load_settings(home=Path(sys.argv[1]), search="searxng", searxng_url=sys.argv[2],
+                         allow_hosts=["127.0.0.0/8"])
+asyncio.run(research_async(sys.argv[3], settings=settings, sources=5))
+"""
+
+
+def test_killed_mid_run_keeps_its_claims_and_resume_finishes(lab: Lab, isolated_home: Path) -> None:
+    env = {k: v for k, v in os.environ.items()}
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(isolated_home), lab.sites[0], TOPIC], env=env
+    )
+    runs = isolated_home / "runs"
+    deadline = time.monotonic() + 30
+    claims_file = None
+    while time.monotonic() < deadline:
+        found = list(runs.glob("*/claims.jsonl")) if runs.is_dir() else []
+        if found and found[0].read_text().count("\n") >= 1:
+            claims_file = found[0]
+            break
+        time.sleep(0.05)
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    assert claims_file is not None, "the writer recorded no claim in 30 s"
+    before = read_jsonl(claims_file).records
+    run_id = claims_file.parent.name
+    assert json.loads((claims_file.parent / "run.json").read_text())["status"] == "running"
+    assert (
+        runner.invoke(app, ["runs", "--json", "--home", str(isolated_home)]).output.count(
+            '"interrupted"'
+        )
+        == 1
+    )
+    read_before = [
+        e["data"]["url"] for e in events(claims_file.parent) if e["type"] == "tool.open_url"
+    ]
+
+    result = runner.invoke(
+        app,
+        [
+            "resume",
+            run_id[:-3],
+            "--home",
+            str(isolated_home),
+            "--allow-host",
+            "127.0.0.0/8",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    after = read_jsonl(claims_file).records
+    assert [(c["id"], c["text"]) for c in after[: len(before)]] == [
+        (c["id"], c["text"]) for c in before
+    ]
+    log = events(claims_file.parent)
+    opened = [e["data"]["url"] for e in log if e["type"] == "tool.open_url"]
+    assert len(opened) == len(set(opened)), "a recorded fetch was repeated"
+    assert set(read_before) <= set(opened)
+    assert any(e["type"] == "run.started" and e["data"].get("resumed") for e in log)
+    info = json.loads((claims_file.parent / "run.json").read_text())
+    assert info["status"] == "done" and (claims_file.parent / "report.md").is_file()
