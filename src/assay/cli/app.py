@@ -14,7 +14,15 @@ import typer
 from typer.core import TyperGroup
 
 from assay.__about__ import __version__
-from assay.cli import config_cmd, keys_cmd, research_cmd, runs_cmd, verify_cmd, web_research_cmd
+from assay.cli import (
+    config_cmd,
+    keys_cmd,
+    research_cmd,
+    runs_cmd,
+    tui_cmd,
+    verify_cmd,
+    web_research_cmd,
+)
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
 from assay.cli.output import err_console
@@ -74,6 +82,7 @@ app.command("runs")(runs_cmd.runs)
 app.command("show")(runs_cmd.show)
 app.command("verify")(verify_cmd.verify)
 app.command("web-research")(web_research_cmd.web_research)
+app.command("tui")(tui_cmd.tui)
 app.add_typer(keys_cmd.keys_app, name="keys")
 app.add_typer(config_cmd.config_app, name="config")
 app.add_typer(index_app, name="index")

@@ -40,7 +40,7 @@ def _report(result: ResearchResult, as_json: bool) -> None:
     console.print(f"[bold]Answer:[/] {result.answer or '(none found)'}", highlight=False)
     counts = ", ".join(f"{n} {s}" for s, n in result.claims.items() if n) or "no claims"
     console.print(f"claims: {counts}; sources: {len(result.sources)}; engine: {result.engine}")
-    console.print(f"report: {result.report}", markup=False, highlight=False)
+    console.print(f"report: {result.report}", markup=False, highlight=False, soft_wrap=True)
 
 
 def _drive(
