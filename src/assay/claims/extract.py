@@ -15,12 +15,10 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.budget import Budget
 from assay.engines.extractive.picker import pick_claims
 from assay.engines.extractive.text import looks_like_instruction
 from assay.events import ClaimCreated
-from assay.models import Model, typed_call
-from assay.models.usage import UsageMeter
+from assay.models.step import ModelStep
 from assay.store.claims import ClaimLedger, ClaimRecord, Confidence, Evidence
 from assay.store.runs import Run
 
@@ -95,24 +93,8 @@ def _reply_type(count: int) -> type[ClaimList]:
     return CheckedList
 
 
-class ModelExtractor:
+class ModelExtractor(ModelStep):
     """Claims and quotes from a model, through one typed call per source."""
-
-    def __init__(
-        self,
-        model: Model,
-        *,
-        budget: Budget | None = None,
-        meter: UsageMeter | None = None,
-        timeout: float = 120.0,
-        max_tokens: int = 500,
-    ) -> None:
-        self.model = model
-        self.name = model.name
-        self.budget = budget
-        self.meter = meter
-        self.timeout = timeout
-        self.max_tokens = max_tokens
 
     async def extract(self, question: str, text: str, *, max_claims: int = 3) -> list[DraftClaim]:
         picked = sorted(
@@ -121,20 +103,14 @@ class ModelExtractor:
         if not picked:
             return []
         block = "\n".join(f"[{n}] {p.sentence}" for n, p in enumerate(picked, start=1))
-        result = await typed_call(
-            self.model,
-            system=SYSTEM.replace("MAX", str(max_claims)),
-            prompt=f"SENTENCES:\n<<<\n{block}\n>>>\n\nQUESTION: {question}",
-            output=_reply_type(len(picked)),
-            output_name="Claims",
-            timeout=self.timeout,
-            max_tokens=self.max_tokens,
-            budget=self.budget,
-            meter=self.meter,
-            temperature=0.0,
+        reply = await self.ask(
+            SYSTEM.replace("MAX", str(max_claims)),
+            f"SENTENCES:\n<<<\n{block}\n>>>\n\nQUESTION: {question}",
+            _reply_type(len(picked)),
+            "Claims",
         )
         drafts = []
-        for item in result.output.claims[:max_claims]:
+        for item in reply.claims[:max_claims]:
             source = picked[item.sentence - 1]
             drafts.append(DraftClaim(item.claim.strip(), source.sentence, source.start, source.end))
         return drafts

@@ -16,11 +16,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.budget import Budget
 from assay.claims.judge import Verdict
 from assay.engines.extractive.text import split_sentences
-from assay.models import Model, typed_call
-from assay.models.usage import UsageMeter
+from assay.models.step import ModelStep
 
 SYSTEM = """You check one CLAIM against numbered EVIDENCE sentences taken from a web page.
 Answer with JSON only.
@@ -56,44 +54,13 @@ def numbered(text: str) -> tuple[list[str], str]:
     return sentences, block
 
 
-class ModelJudge:
+class ModelJudge(ModelStep):
     """Judges with a model through a typed call (schema, validation, bounded retries)."""
-
-    def __init__(
-        self,
-        model: Model,
-        *,
-        budget: Budget | None = None,
-        meter: UsageMeter | None = None,
-        timeout: float = 90.0,
-        max_tokens: int = 300,
-        retries: int = 2,
-    ) -> None:
-        self.model = model
-        self.name = model.name
-        self.budget = budget
-        self.meter = meter
-        self.timeout = timeout
-        self.max_tokens = max_tokens
-        self.retries = retries
 
     async def judge(self, claim: str, evidence: str) -> Verdict:
         sentences, block = numbered(evidence)
         prompt = f"EVIDENCE:\n<<<\n{block}\n>>>\n\nCLAIM: {claim}"
-        result = await typed_call(
-            self.model,
-            system=SYSTEM,
-            prompt=prompt,
-            output=_reply_type(len(sentences)),
-            output_name="Verdict",
-            timeout=self.timeout,
-            max_tokens=self.max_tokens,
-            retries=self.retries,
-            budget=self.budget,
-            meter=self.meter,
-            temperature=0.0,
-        )
-        reply = result.output
+        reply = await self.ask(SYSTEM, prompt, _reply_type(len(sentences)), "Verdict")
         if reply.label == "NOT_ENOUGH_INFO":
             return Verdict("NOT_ENOUGH_INFO", "")
         return Verdict(reply.label, sentences[reply.sentence - 1])

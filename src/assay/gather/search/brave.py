@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 from assay.errors import ProviderError
 from assay.gather.search.common import (
     Hit,
+    KeyedSearch,
     expect_list,
     field,
     rank_hits,
     request_json,
-    search_each,
 )
 
 if TYPE_CHECKING:
@@ -35,26 +35,10 @@ MAX_COUNT = 20
 FRESHNESS: dict[str, str] = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 
 
-class BraveSearch:
+class BraveSearch(KeyedSearch):
     """Web results from the Brave Search API."""
 
     name = NAME
-
-    def __init__(self, *, http: httpx2.AsyncClient, api_key: str) -> None:
-        self._http = http
-        self._key = api_key
-
-    def __repr__(self) -> str:
-        return "BraveSearch(api_key=****)"
-
-    async def search(
-        self,
-        queries: list[str],
-        *,
-        max_results: int,
-        time_range: TimeRange | None = None,
-    ) -> list[SearchResult]:
-        return await search_each(queries, lambda q: self._one(q, max_results, time_range))
 
     async def _one(
         self, query: str, max_results: int, time_range: TimeRange | None

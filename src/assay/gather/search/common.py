@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
@@ -22,7 +23,7 @@ from urllib.parse import urlsplit
 import httpx2
 
 from assay.errors import ProviderError
-from assay.gather.search.base import SearchResult
+from assay.gather.search.base import SearchResult, TimeRange
 
 SNIPPET_LIMIT = 500  # characters of snippet kept per hit
 _DETAIL_LIMIT = 200  # characters of a provider's error message quoted back
@@ -30,6 +31,38 @@ _WHITESPACE = re.compile(r"\s+")
 _LABELS = {"title": "title", "name": "title", "url": "url", "link": "url", "href": "url",
            "description": "snippet", "snippet": "snippet", "content": "snippet",
            "summary": "snippet", "published": "date", "date": "date"}  # fmt: skip
+
+
+class PerQuerySearch(ABC):
+    """A provider whose API takes one query per request: ``search`` runs each query
+    through ``_one`` concurrently, and one failing query does not fail the others."""
+
+    name: str
+
+    async def search(
+        self,
+        queries: list[str],
+        *,
+        max_results: int,
+        time_range: TimeRange | None = None,
+    ) -> list[SearchResult]:
+        return await search_each(queries, lambda q: self._one(q, max_results, time_range))
+
+    @abstractmethod
+    async def _one(
+        self, query: str, max_results: int, time_range: TimeRange | None
+    ) -> list[SearchResult]: ...
+
+
+class KeyedSearch(PerQuerySearch):
+    """A per-query provider with an API key, which never shows in a repr."""
+
+    def __init__(self, *, http: httpx2.AsyncClient, api_key: str) -> None:
+        self._http = http
+        self._key = api_key
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(api_key=****)"
 
 
 class Hit(NamedTuple):

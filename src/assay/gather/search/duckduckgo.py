@@ -13,7 +13,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from assay.errors import ConfigError, ProviderError
-from assay.gather.search.common import Hit, field, rank_hits, search_each
+from assay.gather.search.common import Hit, PerQuerySearch, field, rank_hits
 
 if TYPE_CHECKING:
     import httpx2
@@ -38,22 +38,13 @@ def _ddgs_class() -> Any:
     return DDGS
 
 
-class DuckDuckGoSearch:
+class DuckDuckGoSearch(PerQuerySearch):
     """Web results from ddgs's metasearch (DuckDuckGo first)."""
 
     name = NAME
 
     def __init__(self, *, timeout: int = TIMEOUT_SECONDS) -> None:
         self._timeout = timeout
-
-    async def search(
-        self,
-        queries: list[str],
-        *,
-        max_results: int,
-        time_range: TimeRange | None = None,
-    ) -> list[SearchResult]:
-        return await search_each(queries, lambda q: self._one(q, max_results, time_range))
 
     async def _one(
         self, query: str, max_results: int, time_range: TimeRange | None

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 from assay.errors import ProviderError
 from assay.gather.search.common import (
     Hit,
+    KeyedSearch,
     expect_list,
     field,
     rank_hits,
     request_json,
-    search_each,
 )
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class ExaSearch:
+class ExaSearch(KeyedSearch):
     """Web results from the Exa search API."""
 
     name = NAME
@@ -63,15 +63,6 @@ class ExaSearch:
 
     def __repr__(self) -> str:
         return "ExaSearch(api_key=****)"
-
-    async def search(
-        self,
-        queries: list[str],
-        *,
-        max_results: int,
-        time_range: TimeRange | None = None,
-    ) -> list[SearchResult]:
-        return await search_each(queries, lambda q: self._one(q, max_results, time_range))
 
     async def _one(
         self, query: str, max_results: int, time_range: TimeRange | None

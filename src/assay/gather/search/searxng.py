@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 from assay.errors import ConfigError, ProviderError
 from assay.gather.search.common import (
     Hit,
+    PerQuerySearch,
     clean_text,
     expect_list,
     field,
     rank_hits,
     request_json,
-    search_each,
 )
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ MAX_PAGES = 3
 _FORMAT_HINT = "the instance refuses format=json: add json to search.formats in its settings.yml"
 
 
-class SearxngSearch:
+class SearxngSearch(PerQuerySearch):
     """Web results from a SearXNG instance's JSON API."""
 
     name = NAME
@@ -49,15 +49,6 @@ class SearxngSearch:
 
     def __repr__(self) -> str:
         return f"SearxngSearch(endpoint={self.endpoint!r})"
-
-    async def search(
-        self,
-        queries: list[str],
-        *,
-        max_results: int,
-        time_range: TimeRange | None = None,
-    ) -> list[SearchResult]:
-        return await search_each(queries, lambda q: self._one(q, max_results, time_range))
 
     async def _one(
         self, query: str, max_results: int, time_range: TimeRange | None

@@ -12,11 +12,11 @@ from typing import TYPE_CHECKING, Any
 from assay.errors import ProviderError
 from assay.gather.search.common import (
     Hit,
+    KeyedSearch,
     expect_list,
     field,
     rank_hits,
     request_json,
-    search_each,
 )
 
 if TYPE_CHECKING:
@@ -33,26 +33,10 @@ MAX_NUM = 100
 TBS: dict[str, str] = {"day": "qdr:d", "week": "qdr:w", "month": "qdr:m", "year": "qdr:y"}
 
 
-class SerperSearch:
+class SerperSearch(KeyedSearch):
     """Google web results through the Serper API."""
 
     name = NAME
-
-    def __init__(self, *, http: httpx2.AsyncClient, api_key: str) -> None:
-        self._http = http
-        self._key = api_key
-
-    def __repr__(self) -> str:
-        return "SerperSearch(api_key=****)"
-
-    async def search(
-        self,
-        queries: list[str],
-        *,
-        max_results: int,
-        time_range: TimeRange | None = None,
-    ) -> list[SearchResult]:
-        return await search_each(queries, lambda q: self._one(q, max_results, time_range))
 
     async def _one(
         self, query: str, max_results: int, time_range: TimeRange | None

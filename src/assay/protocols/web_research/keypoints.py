@@ -27,13 +27,11 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.budget import Budget
 from assay.claims.normalize import normalize_text
 from assay.engines.extractive.picker import claimable, pick_claims
 from assay.engines.extractive.text import content_words, looks_like_instruction, split_sentences
 from assay.events import ClaimCreated
-from assay.models import Model, typed_call
-from assay.models.usage import UsageMeter
+from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
 from assay.protocols.web_research.results import Quote, SourceFindings
 from assay.store.claims import ClaimLedger, ClaimRecord
@@ -129,50 +127,25 @@ def _reply_type(count: int) -> type[KeyPointsReply]:
     return CheckedKeyPoints
 
 
-class ModelKeyPoints:
+class ModelKeyPoints(ModelStep):
     """Key points from a model through a typed call over the source's best sentences,
     numbered: the model names the sentence each point rests on, and that sentence, located
     in the snapshot, is the quote (small models given a number do not paraphrase it)."""
-
-    def __init__(
-        self,
-        model: Model,
-        *,
-        budget: Budget | None = None,
-        meter: UsageMeter | None = None,
-        timeout: float = 120.0,
-        max_tokens: int = 600,
-        retries: int = 2,
-    ) -> None:
-        self.model = model
-        self.name = model.name
-        self.budget = budget
-        self.meter = meter
-        self.timeout = timeout
-        self.max_tokens = max_tokens
-        self.retries = retries
 
     async def extract(self, question: str, text: str) -> list[KeyPoint]:
         passage = sorted(best_sentences(question, text, PASSAGE_SENTENCES), key=lambda q: q.start)
         if not passage:
             return []
         block = "\n".join(f"[{n}] {q.text}" for n, q in enumerate(passage, start=1))
-        result = await typed_call(
-            self.model,
-            system=SYSTEM,
-            prompt=f"SENTENCES:\n<<<\n{block}\n>>>\n\nTOPIC: {question}",
-            output=_reply_type(len(passage)),
-            output_name="KeyPoints",
-            timeout=self.timeout,
-            max_tokens=self.max_tokens,
-            retries=self.retries,
-            budget=self.budget,
-            meter=self.meter,
-            temperature=0.0,
+        reply = await self.ask(
+            SYSTEM,
+            f"SENTENCES:\n<<<\n{block}\n>>>\n\nTOPIC: {question}",
+            _reply_type(len(passage)),
+            "KeyPoints",
         )
         return [
             KeyPoint(" ".join(draft.point.split()), passage[draft.sentence - 1])
-            for draft in result.output.key_points
+            for draft in reply.key_points
         ]
 
 
