@@ -245,3 +245,40 @@ def test_killed_mid_run_keeps_its_claims_and_resume_finishes(lab: Lab, isolated_
     assert any(e["type"] == "run.started" and e["data"].get("resumed") for e in log)
     info = json.loads((claims_file.parent / "run.json").read_text())
     assert info["status"] == "done" and (claims_file.parent / "report.md").is_file()
+
+
+def test_a_model_short_answer_rests_on_a_supported_claim(isolated_home: Path) -> None:
+    from assay.protocols.research.synthesis import short_answer
+    from assay.protocols.runner import start_run
+    from assay.store.claims import ClaimRecord
+
+    model = ScriptedModel([{"answer": "9 claims", "claim": 7}, {"answer": "41 metres", "claim": 2}])
+    context = start_run(load_settings(), TOPIC, "research", model=model)
+    claims = [
+        ClaimRecord(
+            id="claim_001",
+            text="The lighthouse is white.",
+            confidence="high",
+            sourceIds=["src_01"],
+            status="weak",
+        ),
+        ClaimRecord(
+            id="claim_002",
+            text="Its tower is 41 metres tall.",
+            confidence="high",
+            sourceIds=["src_01"],
+            status="verified",
+        ),
+        ClaimRecord(
+            id="claim_003",
+            text="It is 50 metres tall.",
+            confidence="low",
+            sourceIds=["src_02"],
+            status="contradicted",
+        ),
+    ]
+    answer = asyncio.run(short_answer(context, claims))
+    assert answer is not None and answer[0] == "41 metres" and answer[1].id == "claim_002"
+    prompt = model.requests[0].messages[0].content
+    assert "[1] The lighthouse is white." in prompt and "50 metres" not in prompt  # supported only
+    assert any("claim must be from 0 to 2" in m.content for m in model.requests[1].messages)

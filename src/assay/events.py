@@ -185,6 +185,39 @@ class Usage(Event):
     cost_usd: float | None = None
 
 
+class DeepSearchMethod(Event):
+    """``assay deep`` Phase 0: the search method chosen (none when no method works), the
+    detection evidence, and what every method tried gave."""
+
+    type: ClassVar[str] = "deep.search_method"
+    method: str | None
+    evidence: str
+    tried: list[str] = []
+
+
+class DeepDirectionScored(Event):
+    """``assay deep``: a direction's four checks and quality score (0–10) after its worker;
+    ``attempt`` is 2 after an escalation retry."""
+
+    type: ClassVar[str] = "deep.direction_scored"
+    direction: int
+    name: str
+    score: float
+    checks: dict[str, bool]
+    attempt: int = 1
+
+
+class DeepEscalation(Event):
+    """``assay deep`` Phase 3: a direction failed a check or scored below 6.0 (``reason``);
+    ``queries`` are the alternative formulations its retry worker runs."""
+
+    type: ClassVar[str] = "deep.escalation"
+    direction: int
+    name: str
+    reason: str
+    queries: list[str]
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -206,6 +239,9 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ErrorEvent,
         Signal,
         Usage,
+        DeepSearchMethod,
+        DeepDirectionScored,
+        DeepEscalation,
     )
 }
 

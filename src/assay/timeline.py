@@ -96,6 +96,22 @@ _DESCRIBERS: dict[str, Describer] = {
         f"{d.get('signal')}" + (f" from {d['agent']}" if d.get("agent") else "") + _detail(d),
         "info",
     ),
+    "deep.search_method": lambda d: (
+        f"Search method: {d.get('method') or 'none'} — {d.get('evidence')}",
+        "info" if d.get("method") else "bad",
+    ),
+    "deep.direction_scored": lambda d: (
+        f"direction {d.get('direction')} ({d.get('name')}) scored {float(d.get('score', 0)):.1f}"
+        + (" after retry" if int(d.get("attempt", 1)) > 1 else "")
+        + "; failed checks: "
+        + (", ".join(k for k, v in (d.get("checks") or {}).items() if not v) or "none"),
+        "good" if float(d.get("score", 0)) >= 6.0 else "warn",
+    ),
+    "deep.escalation": lambda d: (
+        f"escalated direction {d.get('direction')} ({d.get('name')}): {d.get('reason')}; "
+        f"retry queries: {_join(d.get('queries', []))}",
+        "warn",
+    ),
     "usage": lambda d: (
         f"usage {d.get('model')}: {d.get('inputTokens')} in / {d.get('outputTokens')} out"
         + (" (estimated)" if d.get("estimated") else ""),

@@ -342,7 +342,7 @@ class ResearchHarness:
 
     async def _synthesize(self) -> None:
         self.run.events.emit(PhaseStarted(phase="synthesize"))
-        self.answer = write_report(self.context, self.plan, self.answer)
+        self.answer = await write_report(self.context, self.plan, self.answer)
         self.run.events.emit(PhaseFinished(phase="synthesize"))
         self._tick("synthesize")
 

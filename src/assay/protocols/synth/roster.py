@@ -1,0 +1,163 @@
+"""The panel's roster: a YAML or TOML file, or ``--agent`` flags, read into frozen specs.
+
+A roster file is either a list of agents or a mapping with ``agents`` (and optionally
+``chief_author``)::
+
+    chief_author: CC            # optional; defaults to the MANAGER
+    agents:
+      - {name: CC, role: MANAGER, can_search: false}
+      - {name: Codex, role: SEARCHER, can_search: true, search_tool: searxng,
+         searxng_url: "http://127.0.0.2:8080", model: "openai:gpt-4.1-mini"}
+      - {name: Peer, role: SEARCHER, can_search: true, search_tool: local,
+         command: ["my-agent-cli", "--stdin"]}
+
+``role`` is one role or several (``[MANAGER, CHIEF_AUTHOR]`` or ``"MANAGER + CHIEF_AUTHOR"``).
+Pydantic checks the file at the boundary; the protocol only sees ``Agent`` and ``Roster``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from assay.errors import BadInputError
+
+Role = Literal["MANAGER", "SEARCHER", "CHIEF_AUTHOR"]
+ROLES: tuple[Role, ...] = ("MANAGER", "SEARCHER", "CHIEF_AUTHOR")
+
+
+@dataclass(frozen=True)
+class Agent:
+    """One panel member as declared."""
+
+    name: str
+    roles: frozenset[Role]
+    can_search: bool = False
+    search_tool: str | None = None
+    searxng_url: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    command: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "command" if self.command else ("model" if self.model else "extractive")
+
+    def declared(self) -> str:
+        """What the agent declared, as the MISMATCH report lists it."""
+        parts = [
+            f"role {'+'.join(r for r in ROLES if r in self.roles)}",
+            f"can_search {str(self.can_search).lower()}",
+        ]
+        if self.search_tool:
+            parts.append(f"search_tool {self.search_tool}")
+        if self.searxng_url:
+            parts.append(f"searxng_url {self.searxng_url}")
+        parts.append(f"engine {self.kind}" + (f" {self.model}" if self.model else ""))
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Roster:
+    agents: tuple[Agent, ...]
+    chief_author: str | None = None
+
+    def by_name(self, name: str) -> Agent | None:
+        return next((a for a in self.agents if a.name == name), None)
+
+
+class _AgentIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    role: list[Role] = Field(min_length=1)
+    can_search: bool = False
+    search_tool: str | None = None
+    searxng_url: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    command: list[str] | None = None
+
+    @field_validator("role", mode="before")
+    @classmethod
+    def _roles(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return [p.strip().upper() for p in value.replace(",", "+").split("+") if p.strip()]
+        if isinstance(value, list):
+            return [str(v).strip().upper() for v in value]
+        return value
+
+    @field_validator("command", mode="before")
+    @classmethod
+    def _command(cls, value: Any) -> Any:
+        return shlex.split(value) if isinstance(value, str) else value
+
+
+class _RosterIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    agents: list[_AgentIn] = Field(min_length=1)
+    chief_author: str | None = None
+
+
+def parse_roster(data: Any) -> Roster:
+    """A roster from already-parsed YAML/TOML data; ``BadInputError`` says what is wrong."""
+    if isinstance(data, list):
+        data = {"agents": data}
+    try:
+        parsed = _RosterIn.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise BadInputError(f"roster: {where}: {first['msg']}") from None
+    names = [a.name for a in parsed.agents]
+    if len(set(names)) != len(names):
+        raise BadInputError("roster: agent names must be unique")
+    agents = tuple(
+        Agent(
+            name=a.name,
+            roles=frozenset(a.role),
+            can_search=a.can_search,
+            search_tool=a.search_tool,
+            searxng_url=a.searxng_url,
+            model=a.model,
+            base_url=a.base_url,
+            command=tuple(a.command or ()),
+        )
+        for a in parsed.agents
+    )
+    return Roster(agents, parsed.chief_author)
+
+
+def load_roster(path: Path) -> Roster:
+    """A roster from a ``.yaml``/``.yml`` or ``.toml`` file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInputError(f"roster {path}: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text) if path.suffix.lower() == ".toml" else yaml.safe_load(text)
+    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+        raise BadInputError(f"roster {path}: not valid {path.suffix or 'YAML'}: {exc}") from None
+    return parse_roster(data)
+
+
+def roster_from_flags(flags: list[str], chief_author: str | None = None) -> Roster:
+    """A roster from ``--agent "name=Codex,role=SEARCHER,can_search=true,search_tool=local"``."""
+    agents: list[dict[str, Any]] = []
+    for flag in flags:
+        entry: dict[str, Any] = {}
+        for part in flag.split(","):
+            key, sep, value = part.partition("=")
+            if not sep:
+                raise BadInputError(f"--agent {flag!r}: expected key=value pairs")
+            key, value = key.strip(), value.strip()
+            entry[key] = value.lower() in ("true", "yes", "1") if key == "can_search" else value
+        agents.append(entry)
+    return parse_roster({"agents": agents, "chief_author": chief_author})
