@@ -19,6 +19,16 @@ from assay.errors import (
     UserError,
 )
 from assay.keys import KeyStore
+from assay.protocols.deep import DeepResult, deep_research, deep_research_async
+from assay.protocols.research import (
+    ResearchResult,
+    ask,
+    ask_async,
+    research,
+    research_async,
+    resume_async,
+)
+from assay.protocols.synth import SynthResult, synth, synth_async
 from assay.protocols.web_research import WebResearchResult, web_research, web_research_async
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
 from assay.store.runs import Run, RunInfo, RunStore
@@ -30,6 +40,7 @@ __all__ = [
     "ClaimLedger",
     "ClaimRecord",
     "ConfigError",
+    "DeepResult",
     "Evidence",
     "FetchError",
     "FetchSettings",
@@ -38,6 +49,7 @@ __all__ = [
     "MissingKeyError",
     "PolicyViolation",
     "ProviderError",
+    "ResearchResult",
     "Run",
     "RunCancelled",
     "RunError",
@@ -46,10 +58,20 @@ __all__ = [
     "Settings",
     "SourceLedger",
     "SourceRecord",
+    "SynthResult",
     "UserError",
     "WebResearchResult",
     "__version__",
+    "ask",
+    "ask_async",
+    "deep_research",
+    "deep_research_async",
     "load_settings",
+    "research",
+    "research_async",
+    "resume_async",
+    "synth",
+    "synth_async",
     "web_research",
     "web_research_async",
 ]

@@ -16,9 +16,11 @@ from typer.core import TyperGroup
 from assay.__about__ import __version__
 from assay.cli import (
     config_cmd,
+    deep_cmd,
     keys_cmd,
     research_cmd,
     runs_cmd,
+    synth_cmd,
     tui_cmd,
     verify_cmd,
     web_research_cmd,
@@ -82,6 +84,8 @@ app.command("runs")(runs_cmd.runs)
 app.command("show")(runs_cmd.show)
 app.command("verify")(verify_cmd.verify)
 app.command("web-research")(web_research_cmd.web_research)
+app.command("deep")(deep_cmd.deep)
+app.command("synth")(synth_cmd.synth)
 app.command("tui")(tui_cmd.tui)
 app.add_typer(keys_cmd.keys_app, name="keys")
 app.add_typer(config_cmd.config_app, name="config")

@@ -61,19 +61,16 @@ class Narrative:
 
 
 async def gather(session: GatherSession, topic: str) -> Gathered:
-    """Search with the agent's own tool and read the first results that can be read."""
+    """Search with the agent's own tool and read the first results that can be read
+    (a batch at a time, concurrently: sites are paced per domain, not per agent)."""
     outcome = await session.search(expand_queries(topic, count=QUERIES))
+    urls = list(dict.fromkeys(r.url for r in outcome.results))[: 2 * READ_SOURCES]
     sources: list[ReadSource] = []
-    seen: set[str] = set()
-    for result in outcome.results:
-        if len(sources) >= READ_SOURCES or len(seen) >= 2 * READ_SOURCES:
-            break
-        if result.url in seen:
-            continue
-        seen.add(result.url)
-        read = await session.read(result.url)
-        if read is not None and all(s.record.id != read.record.id for s in sources):
-            sources.append(read)
+    while urls and len(sources) < READ_SOURCES:
+        batch, urls = urls[: READ_SOURCES - len(sources)], urls[READ_SOURCES - len(sources) :]
+        for read in await asyncio.gather(*(session.read(url) for url in batch)):
+            if read is not None and all(s.record.id != read.record.id for s in sources):
+                sources.append(read)
     return Gathered(outcome.queries, outcome.results, sources)
 
 
@@ -132,7 +129,9 @@ class ExtractiveWorker:
         ]
         paragraphs = [p for p in paragraphs if p]
         if 0 < len(paragraphs) < 3 and len(found) >= 3:
-            paragraphs = [[found[i] for i in chunk] for chunk in _chunks(list(range(len(found))), 3)]
+            paragraphs = [
+                [found[i] for i in chunk] for chunk in _chunks(list(range(len(found))), 3)
+            ]
         return paragraphs[:5]
 
     async def arrange(self, task: str, statements: list[str]) -> list[list[int]]:

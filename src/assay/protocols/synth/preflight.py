@@ -52,14 +52,14 @@ class Preflight:
         return "\n".join(lines) + "\n\n" + "\n".join(f"- {p}" for p in self.problems) + "\n"
 
 
-async def probe(session: GatherSession, query: str, timeout: float = PROBE_TIMEOUT) -> str | None:
+async def probe(session: GatherSession, query: str, limit: float = PROBE_TIMEOUT) -> str | None:
     """None when the tool answered with ≥1 result URL, else why it does not count."""
     try:
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(limit):
             results = await session.provider.search([query], max_results=3)
     except TimeoutError:
-        return f"no answer within {timeout:g} s"
-    except Exception as exc:  # noqa: BLE001 - any failure of the tool means it cannot search
+        return f"no answer within {limit:g} s"
+    except Exception as exc:  # any failure of the tool means it cannot search
         return f"{type(exc).__name__}: {str(exc)[:160]}"
     if not any(r.url for r in results):
         return "answered with no result URL"

@@ -75,7 +75,9 @@ async def supervise(
     except (BudgetExhausted, RunCancelled):
         raise
     except AssayError as exc:
-        emit(Signal(signal="[BLOCK]", agent=agent, detail=f"{agent} failed in phase {phase}: {exc}"))
+        emit(
+            Signal(signal="[BLOCK]", agent=agent, detail=f"{agent} failed in phase {phase}: {exc}")
+        )
         return None
     except asyncio.CancelledError:
         await _cancel(task)

@@ -1,0 +1,116 @@
+"""``assay synth``: the search-synth panel.
+
+Exit codes: 0 [DONE], 5 [MISMATCH], 6 [INCOMPLETE], 7 [BLOCK] (and assay's usual codes
+for other errors).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from assay.cli.options import (
+    AllowHostOpt,
+    BaseUrlOpt,
+    BudgetTimeOpt,
+    BudgetTokensOpt,
+    CommonOptions,
+    HomeOpt,
+    JsonOpt,
+    ModelOpt,
+    QuietOpt,
+    SearchOpt,
+    SearxngUrlOpt,
+)
+from assay.cli.output import console, err_console, print_json
+from assay.cli.progress import progress
+from assay.errors import BadInputError
+from assay.protocols.synth import SynthResult, Timeouts, roster_from_flags, synth_async
+
+
+def _print(result: SynthResult) -> None:
+    console.print(f"[bold]{result.signal}[/] {result.reason or ''}", highlight=False)
+    console.print(f"searchers: {', '.join(result.searchers)}; chief author: {result.chief_author}")
+    for pair, counts in result.matrix.items():
+        console.print(f"  {pair}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+    for where, why in result.blocked.items():
+        err_console.print(f"[BLOCK] {where}: {why}", markup=False)
+    console.print(f"output: {result.output}", markup=False, highlight=False, soft_wrap=True)
+
+
+def synth(
+    topic: Annotated[str, typer.Argument(help="The research question or subject.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where the synthesis goes.")],
+    roster: Annotated[
+        Path | None, typer.Option("--roster", help="The roster: a YAML or TOML file.")
+    ] = None,
+    agent: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--agent",
+            help='Instead of --roster: "name=X,role=SEARCHER,can_search=true,search_tool=local"'
+            " (repeatable; keys as in a roster file).",
+        ),
+    ] = None,
+    chief_author: Annotated[
+        str | None, typer.Option("--chief-author", help="With --agent: the chief author.")
+    ] = None,
+    poke_after: Annotated[
+        float,
+        typer.Option("--poke-after", min=0.01, help="Seconds before a silent agent is poked."),
+    ] = 60.0,
+    block_after: Annotated[
+        float, typer.Option("--block-after", min=0.01, help="Seconds before it is [BLOCK]ed.")
+    ] = 120.0,
+    home: HomeOpt = None,
+    search: SearchOpt = None,
+    searxng_url: SearxngUrlOpt = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    allow_host: AllowHostOpt = None,
+    budget_tokens: BudgetTokensOpt = None,
+    budget_time: BudgetTimeOpt = None,
+    as_json: JsonOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """Run a search-synth panel: searchers research in parallel, fact-check each other, and
+    the chief author writes the Best and Verified response. Exit 0 [DONE], 5 [MISMATCH],
+    6 [INCOMPLETE], 7 [BLOCK]."""
+    options = CommonOptions(
+        home,
+        search,
+        searxng_url,
+        model,
+        base_url,
+        allow_host or [],
+        budget_tokens,
+        budget_time,
+        as_json,
+        quiet,
+    )
+    settings = options.settings()
+    if (roster is None) == (not agent):
+        raise BadInputError("give either --roster FILE or --agent ... (one of them)")
+    chosen = roster if roster is not None else roster_from_flags(agent or [], chief_author)
+    if block_after < poke_after:
+        raise BadInputError("--block-after must not be less than --poke-after")
+    with progress(not (options.quiet or options.json)) as listener:
+        result = asyncio.run(
+            synth_async(
+                topic,
+                roster=chosen,
+                output=output,
+                settings=settings,
+                timeouts=Timeouts(poke_after, block_after),
+                listener=listener,
+            )
+        )
+    if options.json:
+        print_json(result.to_json())
+    else:
+        _print(result)
+    if result.exit_code:
+        raise typer.Exit(result.exit_code)

@@ -1,0 +1,106 @@
+"""``assay deep``: multi-directional deep research (../shared/spec/deep-research.txt).
+
+Phases: 0 search-method detection (``detect``), 1 planning (``plan``), 2 sequential
+workers (``worker``) reviewed by the planner (``scoring``), 3 escalation (``escalate``),
+4 synthesis (``synthesis``), 5 output and integrity (``output``); ``protocol`` runs them.
+The chat lines the spec prints (the search method, the complete plan, scores, the
+executive summary) go to ``echo`` (stdout by default).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.config import Settings, load_settings
+from assay.models import Model
+from assay.protocols.deep.plan import MAX_DIRECTIONS
+from assay.protocols.deep.protocol import DeepPlanner, Echo
+from assay.protocols.runner import execute, start_run
+from assay.store.claims import ClaimLedger
+from assay.store.eventlog import Listener
+from assay.store.sources import SourceLedger
+
+_STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
+
+
+@dataclass
+class DeepResult:
+    """What a deep run produced (also the ``--json`` object)."""
+
+    run_id: str
+    run_dir: str
+    status: str
+    reason: str | None
+    report: str
+    search_method: str
+    directions: list[dict[str, Any]]
+    summary: list[str]
+    claims: dict[str, int]
+    sources: list[dict[str, Any]]
+    usage: dict[str, Any]
+    engine: str
+    model: str | None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+async def deep_research_async(
+    topic: str,
+    *,
+    settings: Settings | None = None,
+    max_directions: int = MAX_DIRECTIONS,
+    output: Path | str | None = None,
+    model: Model | None = None,
+    listener: Listener | None = None,
+    echo: Echo | None = print,
+) -> DeepResult:
+    """Run deep research on ``topic``; the report is saved in ``output`` (default: cwd)."""
+    if not 1 <= max_directions <= MAX_DIRECTIONS:
+        from assay.errors import BadInputError
+
+        raise BadInputError(f"max_directions must be from 1 to {MAX_DIRECTIONS}")
+    settings = settings or load_settings()
+    context = start_run(settings, topic, "deep", model=model, max_directions=max_directions)
+    if listener is not None:
+        context.run.events.listeners.append(listener)
+    planner = DeepPlanner(
+        context,
+        max_directions=max_directions,
+        output_dir=Path(output) if output is not None else Path.cwd(),
+        echo=echo or (lambda _line: None),
+    )
+    outcome = await execute(context, planner.run_all)
+    run = context.run
+    claims = ClaimLedger(run.dir).claims()
+    return DeepResult(
+        run_id=run.id,
+        run_dir=str(run.dir),
+        status=run.info.effective_status(),
+        reason=run.info.reason,
+        report=str(outcome.report),
+        search_method=outcome.method.name,
+        directions=[r.to_json() for r in outcome.reviews],
+        summary=outcome.summary,
+        claims={s: sum(1 for c in claims if c.status == s) for s in _STATUSES},
+        sources=[
+            {"id": s.id, "url": s.url, "title": s.title, "snapshot": s.snapshot}
+            for s in SourceLedger(run.dir).records()
+        ],
+        usage=run.info.usage.model_dump(),
+        engine=context.engine,
+        model=context.model.name if context.model else None,
+    )
+
+
+def deep_research(topic: str, **options: Any) -> DeepResult:
+    """``deep_research_async`` for callers without an event loop."""
+    result: DeepResult = asyncio.run(deep_research_async(topic, **options))
+    return result
+
+
+__all__ = ["DeepResult", "deep_research", "deep_research_async"]

@@ -1,0 +1,206 @@
+"""Phase 4: verify the facts, then write the findings by theme, not by direction.
+
+Facts that overlap (most content words shared both ways) are merged into one entry that
+says whether their sources agree or conflict. A fact is a **[FACT]** with [N] citations
+and its claim marker; a theme's **[SYNTHESIS]** line is the engine's own analysis and cites
+nothing. Independence is the verification engine's: two sources of one origin count once.
+A fact with ≥ 2 independent supporting origins is high confidence; any other carries
+``[unverified — single source]``. A conflict shows both sides with their sources.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from assay.claims.corroborate import corroborating_sources, coverage
+from assay.claims.engine import RunSources, VerificationEngine
+from assay.claims.judge import Judge
+from assay.protocols.deep.findings import Findings
+from assay.report.markers import claim_marker, neutralize
+from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.runs import Run
+
+OVERLAP = 0.6
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_BRACKET_NUMBER = re.compile(r"\[(\d+)\]")
+_THEMES = (
+    ("Criticism, risks and limitations", re.compile(
+        r"\b(critic\w*|risk\w*|concern\w*|problem\w*|limit\w*|fell|decline\w*|argue\w*|damage\w*)\b",
+        re.I)),
+    ("History and dates", re.compile(
+        r"\b(1[5-9]\d\d|20\d\d|history|founded|built|opened|completed|first|since|until)\b", re.I)),
+    ("Figures and measurements", re.compile(r"\d")),
+)  # fmt: skip
+_GENERAL = "Description and context"
+_RANK = {"verified": 0, "weak": 1, "contradicted": 2, "needs_review": 3, "unverified": 4}
+
+
+async def verify_claims(run: Run, judge: Judge) -> list[ClaimRecord]:
+    """Widen each unverified claim with the run's other sources that speak to it, then
+    run the verification engine on them (as the research agent does)."""
+    ledger = ClaimLedger(run.dir, fsync=run.fsync)
+    sources = RunSources.load(run.dir)
+    claims = ledger.claims()
+    pending = [c.id for c in claims if c.status == "unverified"]
+    widened = []
+    for claim in claims:
+        if claim.status == "unverified":
+            extra = corroborating_sources(claim.text, sources, exclude=set(claim.source_ids))
+            claim = claim.model_copy(update={"source_ids": claim.source_ids + extra})
+        widened.append(claim)
+    ledger.rewrite(widened)
+    return await VerificationEngine(run, judge).verify_all(only=pending)
+
+
+def clean(text: str) -> str:
+    """Page text for the report: no forged marker or link, no [N] that looks like a citation."""
+    return _BRACKET_NUMBER.sub(r"(\1)", neutralize(" ".join(text.split())))
+
+
+@dataclass
+class Group:
+    """Overlapping facts, merged: the claims, and who supports and refutes them."""
+
+    claims: list[ClaimRecord]
+    supporting: list[str] = field(default_factory=list)
+    refuting: list[tuple[str, str]] = field(default_factory=list)  # (source id, quote)
+
+    @property
+    def lead(self) -> ClaimRecord:
+        return self.claims[0]
+
+    @property
+    def conflict(self) -> bool:
+        numbers = {tuple(_NUMBER.findall(c.text)) for c in self.claims}
+        contradicted = any(c.status == "contradicted" for c in self.claims)
+        return contradicted or bool(self.refuting) or len(numbers) > 1
+
+
+def group_facts(claims: Sequence[ClaimRecord]) -> list[Group]:
+    groups: list[Group] = []
+    for claim in claims:
+        for group in groups:
+            lead = group.lead.text
+            if coverage(lead, claim.text) >= OVERLAP and coverage(claim.text, lead) >= OVERLAP:
+                group.claims.append(claim)
+                break
+        else:
+            groups.append(Group([claim]))
+    for group in groups:
+        for claim in group.claims:
+            for item in claim.evidence:
+                if item.stance == "refutes":
+                    group.refuting.append((item.source_id, item.quote))
+                elif item.source_id not in group.supporting:
+                    group.supporting.append(item.source_id)
+            if claim.source_ids and claim.source_ids[0] not in group.supporting:
+                group.supporting.insert(0, claim.source_ids[0])
+    return groups
+
+
+def theme_of(text: str) -> str:
+    return next((name for name, pattern in _THEMES if pattern.search(text)), _GENERAL)
+
+
+class Citations:
+    """[N] numbers, given to sources in the order the report first cites them."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+
+    def cite(self, source_ids: Sequence[str]) -> str:
+        marks = []
+        for source_id in dict.fromkeys(source_ids):
+            number = self.numbers.setdefault(source_id, len(self.numbers) + 1)
+            marks.append(f"[{number}]")
+        return "".join(marks)
+
+
+def _entry(group: Group, cites: Citations, sources: RunSources) -> tuple[str, bool]:
+    """The entry's Markdown, and whether ≥ 2 independent origins support it."""
+    origins = sources.origins()
+    markers = " ".join(claim_marker(c.id, c.status) for c in group.claims)
+    if group.conflict:
+        sides = [f'"{clean(c.text)}" {cites.cite(c.source_ids[:1])}' for c in group.claims]
+        sides += [f'"{clean(q)}" {cites.cite([s])}' for s, q in group.refuting]
+        unique = list(dict.fromkeys(sides))
+        text = (
+            "**[FACT]** Sources conflict (reported, not resolved): "
+            + "; versus ".join(unique)
+            + f". {markers}"
+        )
+        return text, False
+    independent = origins.count(group.supporting) >= 2
+    line = f"**[FACT]** {clean(group.lead.text)} {cites.cite(group.supporting)}"
+    if len(group.claims) > 1:
+        line += f" — {len(group.claims)} overlapping statements merged; their sources agree"
+    if independent:
+        line += f" — confidence: high ({origins.count(group.supporting)} independent sources agree)"
+    else:
+        level = "low" if group.lead.confidence == "low" else "medium"
+        count = len(group.supporting)
+        one = f" ({count} sources, one origin)" if count > 1 else ""
+        line += f" [unverified — single source]{one} — confidence: {level}"
+    return f"{line} {markers}", independent
+
+
+@dataclass
+class Synthesis:
+    findings: str
+    key_findings: list[str]
+    key_texts: list[str]
+    cited: dict[str, int]
+    facts: int
+    high: int
+    conflicts: int
+
+
+def synthesize(run: Run, all_findings: Sequence[Findings]) -> Synthesis:
+    """The ## Findings body from the workers' files and the verified ledger."""
+    ledger = {c.id: c for c in ClaimLedger(run.dir).claims()}
+    wanted = dict.fromkeys(f.claim_id for fs in all_findings for f in fs.facts)
+    claims = [ledger[c] for c in wanted if c in ledger]
+    groups = group_facts(claims)
+    sources = RunSources.load(run.dir)
+    cites = Citations()
+    by_theme: dict[str, list[tuple[Group, str, bool]]] = {}
+    ranked = sorted(groups, key=lambda g: (_RANK[g.lead.status], -len(g.supporting)))
+    for group in ranked:
+        text, independent = _entry(group, cites, sources)
+        by_theme.setdefault(theme_of(group.lead.text), []).append((group, text, independent))
+    lines: list[str] = []
+    order = [name for name, _ in _THEMES] + [_GENERAL]
+    for theme in sorted(by_theme, key=order.index):
+        entries = by_theme[theme]
+        lines += [f"### {theme}", ""]
+        lines += [f"- {text}" for _, text, _ in entries]
+        high = sum(1 for _, _, independent in entries if independent)
+        conflicts = sum(1 for group, _, _ in entries if group.conflict)
+        lines += [
+            "",
+            f"**[SYNTHESIS]** {len(entries)} finding(s) on this theme: {high} rest on two or "
+            f"more independent sources, {len(entries) - high - conflicts} on a single source, "
+            f"and sources conflict on {conflicts}.",
+            "",
+        ]
+    if not lines:
+        lines = ["No accepted source stated a fact on this topic.", ""]
+    key = [text.removeprefix("**[FACT]** ") for _, text, _ in _best(by_theme)]
+    all_entries = [e for entries in by_theme.values() for e in entries]
+    return Synthesis(
+        findings="\n".join(lines).rstrip(),
+        key_findings=key,
+        key_texts=[clean(g.lead.text) for g, _, _ in _best(by_theme)],
+        cited=cites.numbers,
+        facts=len(all_entries),
+        high=sum(1 for _, _, independent in all_entries if independent),
+        conflicts=sum(1 for group, _, _ in all_entries if group.conflict),
+    )
+
+
+def _best(by_theme: dict[str, list[tuple[Group, str, bool]]]) -> list[tuple[Group, str, bool]]:
+    entries = [e for items in by_theme.values() for e in items]
+    entries.sort(key=lambda e: (not e[2], _RANK[e[0].lead.status], -len(e[0].supporting)))
+    return entries[:3]

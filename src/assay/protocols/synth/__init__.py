@@ -1,0 +1,144 @@
+"""search-synth: a panel of independent searchers that fact-check each other.
+
+``synth_async(topic, roster=..., output=...)`` runs the pre-flight check and the three
+phases of search-synth.txt (see panel.py and phases.py) and returns a ``SynthResult``
+whose ``signal`` is ``[DONE]``, ``[MISMATCH]``, ``[INCOMPLETE]`` or ``[BLOCK]``; the CLI
+turns it into exit code 0, 5, 6 or 7. ``synth`` is the same, synchronously.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from assay.config import Settings, load_settings
+from assay.models import Model
+from assay.protocols.runner import execute, start_run
+from assay.protocols.synth.output import count_verdicts
+from assay.protocols.synth.panel import Blocked, Incomplete, Manager, Mismatch, SynthHalted
+from assay.protocols.synth.roster import (
+    Agent,
+    Roster,
+    load_roster,
+    parse_roster,
+    roster_from_flags,
+)
+from assay.protocols.synth.timeouts import Timeouts
+from assay.store.claims import ClaimLedger
+from assay.store.eventlog import Listener
+from assay.store.runs import REPORT_FILE
+
+EXIT_CODES = {"[DONE]": 0, "[MISMATCH]": 5, "[INCOMPLETE]": 6, "[BLOCK]": 7}
+
+
+@dataclass
+class SynthResult:
+    """What a panel run produced (also the ``--json`` object)."""
+
+    run_id: str
+    run_dir: str
+    status: str
+    signal: str
+    reason: str | None
+    output: str
+    report: str | None
+    searchers: list[str]
+    chief_author: str
+    matrix: dict[str, dict[str, int]]
+    blocked: dict[str, str]
+    claims: dict[str, int]
+    usage: dict[str, Any]
+    engine: str
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES.get(self.signal, 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "exit_code": self.exit_code}
+
+
+async def synth_async(
+    topic: str,
+    *,
+    roster: Roster | Path,
+    output: Path,
+    settings: Settings | None = None,
+    timeouts: Timeouts | None = None,
+    models: Mapping[str, Model] | None = None,
+    listener: Listener | None = None,
+) -> SynthResult:
+    """Run the panel on ``topic``; ``models`` overrides agents' models by name (tests)."""
+    settings = settings or load_settings()
+    context = start_run(settings, topic, "synth", output=str(output))
+    if listener is not None:
+        context.run.events.listeners.append(listener)
+    engines = {a.model or settings.model or "extractive" for a in _agents(roster)}
+    manager = Manager(context, Roster(()), output, timeouts or Timeouts(), models or {})
+
+    async def body() -> None:
+        if not topic.strip():
+            raise manager.halt(Blocked, "missing input: the topic is empty")
+        try:
+            manager.roster = roster if isinstance(roster, Roster) else load_roster(roster)
+        except Exception as exc:
+            raise manager.halt(Blocked, f"missing input: {exc}") from None
+        await manager.run()
+
+    signal, reason = "[DONE]", None
+    try:
+        await execute(context, body)
+    except SynthHalted as halted:
+        signal, reason = halted.signal, str(halted)
+    synth = manager.synth
+    run = context.run
+    claims = ClaimLedger(run.dir).claims()
+    statuses = ("verified", "weak", "contradicted", "needs_review", "unverified")
+    report = run.dir / REPORT_FILE
+    return SynthResult(
+        run_id=run.id,
+        run_dir=str(run.dir),
+        status=run.info.effective_status(),
+        signal=signal,
+        reason=reason,
+        output=str(output),
+        report=str(report) if report.is_file() else None,
+        searchers=synth.searchers,
+        chief_author=synth.chief,
+        matrix={f"{c} → {t}": count_verdicts(rows) for (c, t), rows in synth.checks.items()},
+        blocked={f"phase {p}: {a}": why for (p, a), why in synth.blocked.items()},
+        claims={s: sum(1 for c in claims if c.status == s) for s in statuses},
+        usage=run.info.usage.model_dump(),
+        engine=", ".join(sorted(engines)),
+    )
+
+
+def _agents(roster: Roster | Path) -> tuple[Agent, ...]:
+    return roster.agents if isinstance(roster, Roster) else ()
+
+
+def synth(topic: str, **kwargs: Any) -> SynthResult:
+    """``synth_async``, run to completion."""
+    return asyncio.run(synth_async(topic, **kwargs))
+
+
+__all__ = [
+    "EXIT_CODES",
+    "Agent",
+    "Blocked",
+    "Incomplete",
+    "Mismatch",
+    "Roster",
+    "SynthHalted",
+    "SynthResult",
+    "Timeouts",
+    "load_roster",
+    "parse_roster",
+    "roster_from_flags",
+    "synth",
+    "synth_async",
+]

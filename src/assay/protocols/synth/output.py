@@ -1,0 +1,185 @@
+"""The output file, in search-synth.txt's structure, exactly.
+
+Every sentence an agent presents carries its claim marker ``(claim_007: weak)`` after its
+[n] citations, so ``assay verify`` re-derives each one. URLs are written as plain text,
+never as ``<url>`` or ``[t](url)`` links: the raw-results table lists search results that
+were not all fetched, and ``assay verify`` accepts links only to fetched sources. Page
+text (titles, blurbs, quotes, sentences) is neutralized so it can forge neither a marker
+nor a link.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from assay.protocols.synth.agents import Narrative, Written
+from assay.report.markers import claim_marker, neutralize
+
+RAW_ROWS = 8
+VERDICTS = ("VERIFIED", "FALSE", "UNVERIFIABLE")
+
+
+@dataclass
+class CheckRow:
+    """One assertion of a fact-check table."""
+
+    claim_id: str  # the Phase 1 claim checked
+    text: str
+    verdict: str
+    check_id: str  # the fact-check's own claim
+    source: str = ""
+    quote: str = ""
+
+
+@dataclass
+class FinalLine:
+    text: str
+    claim_id: str
+    urls: list[str]
+
+
+@dataclass
+class Synthesis:
+    """Everything the output file shows; filled in as the phases go."""
+
+    topic: str
+    date: str
+    searchers: list[str]
+    chief: str
+    narratives: list[Narrative] = field(default_factory=list)
+    blocked: dict[tuple[int, str], str] = field(default_factory=dict)  # (phase, agent) → why
+    checks: dict[tuple[str, str], list[CheckRow]] = field(default_factory=dict)
+    final: list[list[FinalLine]] = field(default_factory=list)
+    unverified: list[FinalLine] = field(default_factory=list)
+    ending: str = "[DONE]"
+    ending_detail: str = ""
+
+
+def cell(text: str, limit: int = 300) -> str:
+    flat = " ".join(neutralize(text).split()).replace("|", "\\|")
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _marker(claim_id: str | None, statuses: Mapping[str, str]) -> str:
+    if claim_id is None:
+        return ""
+    return " " + claim_marker(claim_id, statuses.get(claim_id, "unverified"))  # type: ignore[arg-type]
+
+
+def _sentence(sentence: Written, statuses: Mapping[str, str]) -> str:
+    cites = "".join(f"[{n}]" for n in sentence.cites)
+    return f"{' '.join(neutralize(sentence.text).split())} {cites}" + _marker(
+        sentence.claim_id, statuses
+    )
+
+
+def _phase1(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
+    out = ["## Phase 1: Initial Responses", ""]
+    for narrative in synth.narratives:
+        agent = narrative.agent
+        out += [f"### {agent} Response", ""]
+        for paragraph in narrative.paragraphs:
+            out += [" ".join(_sentence(s, statuses) for s in paragraph), ""]
+        gathered = narrative.gathered
+        queries = "; ".join(f'"{cell(q)}"' for q in gathered.queries)
+        out += [f"#### {agent} Search Terms & Raw Results", f"**Query:** {queries}"]
+        out += ["| URL | Title/Blurb |", "|-----|-------------|"]
+        rows = [(s.record.url, s.record.title or "", "") for s in gathered.sources]
+        for result in gathered.results:
+            if len(rows) >= RAW_ROWS + len(gathered.sources):
+                break
+            if all(result.url != r[0] for r in rows):
+                rows.append((result.url, result.title, result.snippet))
+        for number, (url, title, blurb) in enumerate(rows, start=1):
+            label = f"[{number}] " if number <= len(gathered.sources) else ""
+            text = f"{title} — {blurb}" if blurb else title
+            out.append(f"| {cell(url)} | {label}{cell(text)} |")
+        out.append("")
+    for (phase, agent), why in synth.blocked.items():
+        if phase == 1:
+            out += [f"### {agent} Response", "", f"**[BLOCK]** {why}", ""]
+    return out
+
+
+def _phase2(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
+    out = ["## Phase 2: Fact Checks", ""]
+    for (checker, target), rows in synth.checks.items():
+        out += [f"### {checker} Fact-Check of {target}"]
+        why = synth.blocked.get((2, checker))
+        if why and not rows:
+            out += ["", f"**[BLOCK]** {why}", ""]
+            continue
+        out += ["| Claim | Verdict | Source |", "|-------|---------|--------|"]
+        for row in rows:
+            claim = cell(row.text) + _marker(row.check_id, statuses)
+            source = cell(row.source) if row.source else "no supporting or refuting quote found"
+            if row.quote:
+                source += f' — "{cell(row.quote, 160)}"'
+            out.append(f"| {claim} | {row.verdict} | {source} |")
+        out.append("")
+    return out
+
+
+def _phase3(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
+    out = ["## Phase 3: Best and Verified Response", "", f"**Chief Author:** {synth.chief}", ""]
+    urls: list[str] = []
+    for paragraph in synth.final:
+        parts = []
+        for line in paragraph:
+            numbers = []
+            for url in line.urls:
+                if url not in urls:
+                    urls.append(url)
+                numbers.append(urls.index(url) + 1)
+            cites = "".join(f"[{n}]" for n in numbers)
+            parts.append(f"{' '.join(neutralize(line.text).split())} {cites}".rstrip())
+            parts[-1] += _marker(line.claim_id, statuses)
+        out += [" ".join(parts), ""]
+    if not synth.final:
+        out += ["No assertion was verified by the fact-checks.", ""]
+    if urls:
+        out += ["Sources: " + "; ".join(f"[{n}] {cell(u)}" for n, u in enumerate(urls, 1)), ""]
+    out += [
+        "### Unverified Claims",
+        "",
+        "The following assertions appear plausible but could not be verified",
+        "from authoritative sources:",
+        "",
+    ]
+    for line in synth.unverified:
+        by = ", ".join(cell(u) for u in line.urls) or "its searcher"
+        out.append(
+            f"- {cell(line.text)}{_marker(line.claim_id, statuses)} -- Reported by {by}, "
+            "not officially documented"
+        )
+    if not synth.unverified:
+        out.append("- None.")
+    return [*out, ""]
+
+
+def render(synth: Synthesis, statuses: Mapping[str, str], preflight: str = "") -> str:
+    out = [
+        f"# {cell(synth.topic)} Research Synthesis",
+        "",
+        "**Skill:** search-synth",
+        f"**Date:** {synth.date}",
+        f"**Searchers:** {', '.join(synth.searchers) or 'none'}",
+        f"**Chief Author:** {synth.chief}",
+        "",
+        "---",
+        "",
+    ]
+    if synth.ending == "[MISMATCH]" or (synth.ending == "[BLOCK]" and not synth.narratives):
+        out += [f"**{synth.ending}** {synth.ending_detail}", "", preflight]
+        return "\n".join(out).rstrip() + "\n"
+    out += [*_phase1(synth, statuses), "---", ""]
+    if synth.ending == "[DONE]":
+        out += [*_phase2(synth, statuses), "---", ""]
+        out += [*_phase3(synth, statuses), "---", ""]
+    out.append(f"**{synth.ending}**" + (f" {synth.ending_detail}" if synth.ending_detail else ""))
+    return "\n".join(out) + "\n"
+
+
+def count_verdicts(rows: Sequence[CheckRow]) -> dict[str, int]:
+    return {v: sum(1 for r in rows if r.verdict == v) for v in VERDICTS}

@@ -1,0 +1,223 @@
+"""The MANAGER's script: pre-flight, the three phases, the chief author, the output file.
+
+A halt is an error that carries its signal and exit code (``MISMATCH`` 5, ``INCOMPLETE``
+6, ``BLOCK`` 7); the output file and report.md are written before it is raised, so the
+run directory always says what happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+
+from assay.claims.judge import Judge
+from assay.claims.select import build_judge
+from assay.errors import AssayError, RunError
+from assay.events import ReportUpdated, Signal
+from assay.gather.session import GatherSession
+from assay.models import Model, ModelOptions, resolve_model
+from assay.protocols.runner import RunContext
+from assay.protocols.synth.agents import ExtractiveWorker, ModelWorker, Worker
+from assay.protocols.synth.command import CommandWorker
+from assay.protocols.synth.output import Synthesis, render
+from assay.protocols.synth.phases import (
+    PHASE3_TASK,
+    Member,
+    Panel,
+    final_statements,
+    warn_reassigned,
+)
+from assay.protocols.synth.preflight import (
+    Preflight,
+    agent_settings,
+    check_roles,
+    declared_searchers,
+    finish,
+    probe,
+)
+from assay.protocols.synth.roster import Agent, Roster
+from assay.protocols.synth.timeouts import Timeouts, supervise
+from assay.store.atomic import atomic_write_text
+from assay.store.runs import REPORT_FILE
+
+MODEL_TIMEOUT = 300.0
+
+
+class SynthHalted(RunError):
+    """The panel stopped with a signal other than [DONE]."""
+
+    signal = "[BLOCK]"
+
+
+class Mismatch(SynthHalted):
+    """The roster cannot search: fewer than two working searchers, or no MANAGER."""
+
+    exit_code = 5
+    signal = "[MISMATCH]"
+
+
+class Incomplete(SynthHalted):
+    """Fewer than two searchers completed Phase 1."""
+
+    exit_code = 6
+    signal = "[INCOMPLETE]"
+
+
+class Blocked(SynthHalted):
+    """Missing input, or no agent could do a phase's work."""
+
+    exit_code = 7
+    signal = "[BLOCK]"
+
+
+class Manager:
+    def __init__(
+        self,
+        context: RunContext,
+        roster: Roster,
+        output: Path,
+        timeouts: Timeouts,
+        models: Mapping[str, Model],
+    ) -> None:
+        self.context = context
+        self.roster = roster
+        self.output = output
+        self.models = models
+        topic = context.run.info.topic
+        today = datetime.now(UTC).date().isoformat()
+        self.synth = Synthesis(topic, today, [], "")
+        self.panel = Panel(context, self.synth, timeouts)
+        self.found: Preflight | None = None
+
+    def write(self) -> str:
+        statuses = {c.id: c.status for c in self.panel.ledger.claims()}
+        text = render(self.synth, statuses, self.found.report() if self.found else "")
+        run = self.context.run
+        run.write_file(REPORT_FILE, text)
+        run.events.emit(ReportUpdated(chars=len(text), path=REPORT_FILE))
+        self.output.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(self.output, text, fsync=run.fsync)
+        return text
+
+    def halt(self, error: type[SynthHalted], detail: str, agent: str | None = None) -> SynthHalted:
+        self.synth.ending, self.synth.ending_detail = error.signal, detail
+        self.context.run.events.emit(Signal(signal=error.signal, agent=agent, detail=detail))
+        self.write()
+        return error(f"{error.signal} {detail}")
+
+    async def run(self) -> Synthesis:
+        if self.output.is_dir():
+            raise self.halt(Blocked, f"missing input: the output {self.output} is a folder")
+        async with contextlib.AsyncExitStack() as stack:
+            members = await self._preflight(stack)
+            narratives = await self.panel.phase1(members)
+            if len(narratives) < 2:
+                raise self.halt(
+                    Incomplete, f"{len(narratives)} of {len(members)} searchers completed Phase 1"
+                )
+            await self.panel.phase2({m.agent.name: m for m in members}, narratives)
+        await self._phase3()
+        self.write()
+        return self.synth
+
+    async def _preflight(self, stack: contextlib.AsyncExitStack) -> list[Member]:
+        found = self.found = check_roles(self.roster)
+        self.synth.chief = found.chief.name if found.chief else "none"
+        context = self.context
+        members: dict[str, Member] = {}
+        answered: dict[str, str | None] = {}
+
+        async def check(agent: Agent) -> None:
+            if not agent.search_tool:
+                answered[agent.name] = "declares no search_tool"
+                return
+            try:
+                session = await stack.enter_async_context(
+                    GatherSession(
+                        context.run,
+                        agent_settings(context.settings, agent),
+                        keys=context.keys,
+                        budget=context.budget,
+                    )
+                )
+            except AssayError as exc:
+                answered[agent.name] = str(exc)
+                return
+            answered[agent.name] = await probe(session, self.synth.topic)
+            members[agent.name] = Member(agent, *self._worker(agent), session=session)
+
+        for agent in declared_searchers(self.roster):
+            await check(agent)
+        finish(found, answered)
+        self.synth.searchers = [a.name for a in found.searchers]
+        if not found.ok:
+            raise self.halt(Mismatch, "; ".join(found.problems))
+        return [members[a.name] for a in found.searchers]
+
+    def _worker(self, agent: Agent) -> tuple[Worker, Judge]:
+        context = self.context
+        try:
+            model = self.models.get(agent.name)
+            spec = agent.model or context.settings.model
+            if model is None and spec and not agent.command:
+                options = ModelOptions(
+                    base_url=agent.base_url or context.settings.base_url, keys=context.keys
+                )
+                model = resolve_model(spec, options)
+        except AssayError as exc:
+            raise self.halt(
+                Blocked, f"missing input: {agent.name}'s model: {exc}", agent.name
+            ) from None
+        judge = build_judge(model, budget=context.budget, meter=context.meter)
+        if agent.command:
+            return CommandWorker(agent.command, name=agent.name), judge
+        if model is not None:
+            worker = ModelWorker(
+                model, budget=context.budget, meter=context.meter, timeout=MODEL_TIMEOUT
+            )
+            return worker, judge
+        return ExtractiveWorker(), judge
+
+    async def _phase3(self) -> None:
+        verified, unverified = final_statements(self.synth)
+        self.synth.unverified = unverified
+        panel = self.panel
+        names = [a.name for a in self.roster.agents]
+        first = names.index(self.synth.chief) if self.synth.chief in names else 0
+        order = names[first:] + names[:first]
+        statements = [line.text for line in verified]
+        for name in order:
+            if name in panel.block_reasons:
+                continue
+            agent = self.roster.by_name(name)
+            assert agent is not None
+            worker, _ = self._worker(agent)
+            task = PHASE3_TASK.format(agent=name)
+            arranged = await supervise(
+                worker.arrange(task, statements) if statements else _nothing(),
+                agent=name,
+                phase=3,
+                target=worker,
+                timeouts=panel.timeouts,
+                emit=panel.emit,
+            )
+            if arranged is None:
+                continue
+            if name != self.synth.chief:
+                warn_reassigned(panel, self.synth.chief, name)
+                self.synth.chief = name
+            used = {n for p in arranged for n in p}
+            rest = [n for n in range(1, len(statements) + 1) if n not in used]
+            paragraphs = [*arranged, rest] if rest else arranged
+            self.synth.final = [[verified[n - 1] for n in p] for p in paragraphs]
+            panel.signal("[DONE]", name, f"{len(verified)} verified, {len(unverified)} unverified")
+            return
+        raise self.halt(Blocked, "no agent is available to write the final response")
+
+
+async def _nothing() -> list[list[int]]:
+    await asyncio.sleep(0)
+    return []

@@ -1,0 +1,271 @@
+"""The three phases, run by the MANAGER (this code), which never searches.
+
+Phase 1: every searcher gathers with its own tool and writes, all at once (asyncio
+tasks); each sentence becomes a claim with its quote, and ``[PHASE1_DONE]`` is signalled.
+Phase 2 starts only once every searcher has signalled or been blocked: each searcher
+fact-checks every other searcher's response, assertion by assertion, with ``fact_check``
+over its own GatherSession and its own judge. Verdicts map from the engine's statuses:
+
+    verified, weak                             VERIFIED (a supporting quote was located)
+    contradicted, with a located refuting quote FALSE
+    anything else (needs_review, no evidence)   UNVERIFIABLE
+
+Phase 3: the chief author arranges the statements some fact-checker VERIFIED and none
+marked FALSE; the rest that no one marked FALSE go under Unverified Claims.
+
+The ledgers are shared by the whole panel, so writes to claims.jsonl (record, append,
+verify-and-rewrite) take one lock: a verification that rewrites the file never drops a
+claim another agent appended meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from assay.claims.engine import VerificationEngine
+from assay.claims.extract import DraftClaim, record_claims
+from assay.claims.factcheck import fact_check
+from assay.claims.judge import Judge
+from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signal, WarningEvent
+from assay.gather.session import GatherSession
+from assay.protocols.runner import RunContext
+from assay.protocols.synth.agents import Narrative, Worker, gather
+from assay.protocols.synth.output import CheckRow, FinalLine, Synthesis
+from assay.protocols.synth.roster import Agent
+from assay.protocols.synth.timeouts import Timeouts, supervise
+from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.sources import SourceLedger
+
+PHASE1_TASK = """{agent} - MANAGER here. TASK: Research "{topic}"
+
+1. Use YOUR search tool to research this topic thoroughly
+2. Write a NARRATIVE response (3-5 paragraphs) that:
+   - Provides a well-considered, useful, actionable answer
+   - Synthesizes findings into coherent prose (NOT just a list of results)
+   - Uses proper citations [1] for non-common facts
+IMPORTANT: Response must be expository/narrative FIRST. Do NOT provide "next 10" style
+listings. Synthesize and explain. No raw links in the prose."""
+
+PHASE3_TASK = """{agent} - MANAGER here. TASK: Write the "Best and Verified" response.
+Write a comprehensive response that captures ALL good/accurate content of every response
+and synthesizes it into a coherent, authoritative answer, using only the numbered
+statements below (each was VERIFIED by a fact-checker; statements marked FALSE are
+already excluded)."""
+
+
+@dataclass
+class Member:
+    agent: Agent
+    worker: Worker
+    judge: Judge
+    session: GatherSession | None = None
+
+
+class Panel:
+    def __init__(self, context: RunContext, synth: Synthesis, timeouts: Timeouts) -> None:
+        self.context = context
+        self.run = context.run
+        self.synth = synth
+        self.timeouts = timeouts
+        self.lock = asyncio.Lock()
+        self.ledger = ClaimLedger(self.run.dir, fsync=self.run.fsync)
+        self.block_reasons: dict[str, str] = {}
+
+    def signal(self, name: str, agent: str | None = None, detail: str | None = None) -> None:
+        self.run.events.emit(Signal(signal=name, agent=agent, detail=detail))
+
+    def emit(self, event: Event) -> None:
+        if isinstance(event, Signal) and event.signal == "[BLOCK]" and event.agent:
+            self.block_reasons[event.agent] = event.detail or "blocked"
+        self.run.events.emit(event)
+
+    def _blocked(self, phase: int, agent: str) -> None:
+        self.synth.blocked[(phase, agent)] = self.block_reasons.get(
+            agent, f"{agent} did not report"
+        )
+
+    # Phase 1 -------------------------------------------------------------------------
+    async def phase1(self, members: list[Member]) -> list[Narrative]:
+        self.run.events.emit(PhaseStarted(phase="phase1", detail=f"{len(members)} searchers"))
+        tasks = [
+            supervise(
+                self._respond(m),
+                agent=m.agent.name,
+                phase=1,
+                target=m.worker,
+                timeouts=self.timeouts,
+                emit=self.emit,
+            )
+            for m in members
+        ]
+        results = await asyncio.gather(*tasks)
+        done = []
+        for member, narrative in zip(members, results, strict=True):
+            if narrative is None:
+                self._blocked(1, member.agent.name)
+            else:
+                done.append(narrative)
+        self.synth.narratives = done
+        self.run.events.emit(PhaseFinished(phase="phase1", detail=f"{len(done)} responses"))
+        return done
+
+    async def _respond(self, member: Member) -> Narrative:
+        assert member.session is not None
+        name = member.agent.name
+        gathered = await gather(member.session, self.synth.topic)
+        task = PHASE1_TASK.format(agent=name, topic=self.synth.topic)
+        narrative = Narrative(
+            name, gathered, await member.worker.write(task, self.synth.topic, gathered)
+        )
+        await self._ledger(member, narrative)
+        self.signal("[PHASE1_DONE]", name, f"{sum(map(len, narrative.paragraphs))} sentences")
+        return narrative
+
+    async def _ledger(self, member: Member, narrative: Narrative) -> None:
+        """Every sentence becomes a claim (quoted ones with their quote), then is verified."""
+        sources = narrative.gathered.sources
+        async with self.lock:
+            ids: list[str] = []
+            for paragraph in narrative.paragraphs:
+                for sentence in paragraph:
+                    first = sources[sentence.cites[0] - 1].record.id
+                    if sentence.quote is not None:
+                        start, end = sentence.quote
+                        draft = DraftClaim(sentence.text, sentence.text, start, end)
+                        made = record_claims(
+                            self.run,
+                            first,
+                            [draft],
+                            created_by=narrative.agent,
+                            reason=f"{narrative.agent}'s Phase 1 response",
+                        )
+                        sentence.claim_id = made[0].id if made else self._existing(sentence.text)
+                    else:
+                        cited = [sources[n - 1].record.id for n in sentence.cites]
+                        sentence.claim_id = self._append(sentence.text, cited, narrative.agent)
+                    if sentence.claim_id is not None:
+                        ids.append(sentence.claim_id)
+                paragraph[:] = [s for s in paragraph if s.claim_id is not None]
+            narrative.paragraphs = [p for p in narrative.paragraphs if p]
+            await VerificationEngine(self.run, member.judge).verify_all(only=ids)
+
+    def _existing(self, text: str) -> str | None:
+        wanted = text.casefold()
+        return next((c.id for c in self.ledger.claims() if c.text.casefold() == wanted), None)
+
+    def _append(self, text: str, source_ids: list[str], agent: str) -> str:
+        claim = ClaimRecord(
+            id=self.ledger.next_id(), text=text, confidence="medium",
+            sourceIds=list(dict.fromkeys(source_ids)),
+            reason=f"{agent}'s Phase 1 response (external command)", created_by=agent,
+        )  # fmt: skip
+        self.ledger.append(claim)
+        self.run.events.emit(
+            ClaimCreated(id=claim.id, confidence="medium", source_ids=claim.source_ids)
+        )
+        return claim.id
+
+    # Phase 2 -------------------------------------------------------------------------
+    async def phase2(self, members: dict[str, Member], narratives: list[Narrative]) -> None:
+        self.run.events.emit(PhaseStarted(phase="phase2", detail=f"{len(narratives)} responses"))
+        checkers = [members[n.agent] for n in narratives]
+        for checker in checkers:
+            for target in narratives:
+                if target.agent != checker.agent.name:
+                    self.synth.checks[(checker.agent.name, target.agent)] = []
+        results = await asyncio.gather(
+            *(
+                supervise(
+                    self._check_all(c, narratives),
+                    agent=c.agent.name,
+                    phase=2,
+                    target=c.worker,
+                    timeouts=self.timeouts,
+                    emit=self.emit,
+                )
+                for c in checkers
+            )
+        )
+        for checker, result in zip(checkers, results, strict=True):
+            if result is None:
+                self._blocked(2, checker.agent.name)
+        rows = sum(len(r) for r in self.synth.checks.values())
+        self.run.events.emit(PhaseFinished(phase="phase2", detail=f"{rows} fact-checks"))
+
+    async def _check_all(self, checker: Member, narratives: list[Narrative]) -> bool:
+        assert checker.session is not None
+        name = checker.agent.name
+        engine = VerificationEngine(self.run, checker.judge)
+        for target in narratives:
+            if target.agent == name:
+                continue
+            rows = self.synth.checks[(name, target.agent)]
+            for paragraph in target.paragraphs:
+                for sentence in paragraph:
+                    async with self.lock:
+                        checked = await fact_check(
+                            sentence.text, checker.session, engine,
+                            created_by=f"{name} fact-check of {target.agent}",
+                        )  # fmt: skip
+                    rows.append(self._row(sentence.claim_id or "", checked))
+        self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
+        return True
+
+    def _row(self, claim_id: str, checked: ClaimRecord) -> CheckRow:
+        verdict, evidence = verdict_of(checked)
+        url, quote = "", ""
+        if evidence is not None:
+            record = checked.evidence[evidence]
+            found = SourceLedger(self.run.dir).records()
+            url = next((r.url for r in found if r.id == record.source_id), record.source_id)
+            quote = record.quote
+        return CheckRow(claim_id, checked.text, verdict, checked.id, url, quote)
+
+
+def verdict_of(claim: ClaimRecord) -> tuple[str, int | None]:
+    """The fact-check verdict a verified claim earns (see the module docstring)."""
+    stance = {"verified": "supports", "weak": "supports", "contradicted": "refutes"}
+    wanted = stance.get(claim.status)
+    for index, evidence in enumerate(claim.evidence):
+        if wanted is not None and evidence.stance == wanted:
+            return ("VERIFIED" if wanted == "supports" else "FALSE"), index
+    return "UNVERIFIABLE", None
+
+
+def final_statements(synth: Synthesis) -> tuple[list[FinalLine], list[FinalLine]]:
+    """(verified statements, unverified ones); anything marked FALSE is in neither."""
+    rows: dict[str, list[CheckRow]] = {}
+    for checks in synth.checks.values():
+        for row in checks:
+            rows.setdefault(row.claim_id, []).append(row)
+    verified: list[FinalLine] = []
+    unverified: list[FinalLine] = []
+    seen: set[str] = set()
+    for narrative in synth.narratives:
+        urls = [s.record.url for s in narrative.gathered.sources]
+        for paragraph in narrative.paragraphs:
+            for sentence in paragraph:
+                key = sentence.text.casefold()
+                if sentence.claim_id is None or key in seen:
+                    continue
+                seen.add(key)
+                mine = rows.get(sentence.claim_id, [])
+                if any(r.verdict == "FALSE" for r in mine):
+                    continue
+                good = next((r for r in mine if r.verdict == "VERIFIED"), None)
+                if good is not None:
+                    verified.append(FinalLine(sentence.text, good.check_id, [good.source]))
+                else:
+                    cited = [urls[n - 1] for n in sentence.cites]
+                    unverified.append(FinalLine(sentence.text, sentence.claim_id, cited))
+    return verified, unverified
+
+
+def warn_reassigned(panel: Panel, old: str, new: str) -> None:
+    panel.run.events.emit(
+        WarningEvent(
+            message=f"CHIEF_AUTHOR {old} unavailable; reassigned to {new}",
+            code="chief_reassigned",
+        )
+    )

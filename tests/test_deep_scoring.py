@@ -1,0 +1,88 @@
+"""Phase 2/3 arithmetic and planning rules of ``assay deep``, as pure functions."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from assay.protocols.deep.findings import Fact, Findings, SourceNote
+from assay.protocols.deep.plan import code_angles, group_angles, plan_directions, render_plan
+from assay.protocols.deep.scoring import (
+    authority,
+    direction_score,
+    needs_escalation,
+    run_checks,
+    weighted_score,
+)
+
+
+def test_worked_examples_of_the_direction_score() -> None:
+    # 3 sources (10×0.3) + authority 3 (6×0.3) + best low (2×0.2) + 2 of 5 angles (4×0.2)
+    assert weighted_score(3, [3, 3, 3], ["low"], 2, 5) == 6.0
+    # 2 sources (8) + authority 3 (6) + medium (6) + 1 of 3 angles (3.33): 2.4+1.8+1.2+0.67
+    assert weighted_score(2, [3, 3], ["medium"], 1, 3) == 6.07
+    assert weighted_score(0, [], [], 0, 3) == 0.0
+    assert weighted_score(1, [5], ["high"], 3, 3) == 1.5 + 3.0 + 2.0 + 2.0
+    assert weighted_score(5, [5, 5], ["high", "low"], 4, 4) == 10.0
+    assert weighted_score(3, [3, 3, 3], ["low"], 1, 5) == 5.6
+
+
+def _findings(sources: int, auth: int, confidence: str, covered: int, total: int) -> Findings:
+    queries = [f"q{i}" for i in range(total)]
+    notes = [
+        SourceNote(f"http://s{i}.test/", "t", queries[0], auth, "undated", True, "ok", f"src_{i}")
+        for i in range(sources)
+    ]
+    facts = [
+        Fact("a fact", notes[0].url, "src_0", "claim_001", confidence, queries[i])  # type: ignore[arg-type]
+        for i in range(covered)
+    ]
+    return Findings(1, "d", queries, notes, facts)
+
+
+def test_the_six_point_zero_boundary_does_not_escalate_but_below_does() -> None:
+    at = _findings(3, 3, "low", 2, 5)
+    assert direction_score(at) == 6.0
+    checks = run_checks(_findings(3, 3, "medium", 5, 5))
+    assert not checks.failed()
+    assert not needs_escalation(checks, 6.0)
+    assert needs_escalation(checks, 5.99)
+    below = _findings(3, 3, "low", 1, 5)
+    assert direction_score(below) == 5.6
+    assert run_checks(below).failed() == ["coverage", "confidence_floor"]
+
+
+def test_the_four_checks() -> None:
+    fabricated = _findings(2, 3, "high", 1, 1)
+    fabricated.facts.append(Fact("x", "http://elsewhere.test/", "src_9", "claim_2", "high", "q0"))
+    checks = run_checks(fabricated)
+    assert checks.accepted_sources and checks.coverage and checks.confidence_floor
+    assert not checks.no_fabrication
+    assert not run_checks(_findings(2, 2, "high", 1, 1)).accepted_sources
+
+
+def test_authority_rule() -> None:
+    assert authority("https://www.nasa.gov/x") == 5
+    assert authority("https://arxiv.org/abs/1") == 5
+    assert authority("https://en.wikipedia.org/wiki/X") == 4
+    assert authority("https://www.reuters.com/a") == 3
+    assert authority("http://127.0.0.1:8000/pages/a") == 3
+    assert authority("https://www.reddit.com/r/a") == 2
+    assert authority("https://twitter.com/a") == 1
+
+
+def test_more_than_six_angles_are_grouped_into_six(tmp_path: Path) -> None:
+    angles = code_angles("Tarn Valley tidal plant", 2026)
+    assert len(angles) == 8
+    grouped = group_angles(angles, 6)
+    assert len(grouped) == 6
+    assert all(3 <= len(a.queries) <= 5 for a in grouped)
+    directions, notes = asyncio.run(plan_directions("Tarn Valley tidal plant", tmp_path))
+    assert len(directions) == 6 and notes == ["8 angles grouped into 6 directions"]
+    queries = [q for d in directions for q in d.queries]
+    assert len(queries) == len(set(queries))  # non-overlapping
+    text = render_plan(directions)
+    for d in directions:
+        assert f"Output: {d.output_file}" in text and d.output_file.parent == tmp_path
+        assert all(f'  - "{q}"' in text for q in d.queries)
+    assert text.count("Acceptance: ") == 6
