@@ -282,3 +282,43 @@ def test_a_model_short_answer_rests_on_a_supported_claim(isolated_home: Path) ->
     prompt = model.requests[0].messages[0].content
     assert "[1] The lighthouse is white." in prompt and "50 metres" not in prompt  # supported only
     assert any("claim must be from 0 to 2" in m.content for m in model.requests[1].messages)
+
+
+def test_a_budget_ending_exits_3_and_says_where_the_partial_report_is(
+    lab: Lab, isolated_home: Path
+) -> None:
+    result = runner.invoke(
+        app,
+        ["research", TOPIC, "--search", "searxng", "--searxng-url", lab.sites[0],
+         "--allow-host", "127.0.0.0/8", "--home", str(isolated_home), "--quiet"],
+        env={"ASSAY_BUDGET_FETCHES": "2"},
+    )  # fmt: skip
+    assert result.exit_code == 3, result.output
+    assert "fetch budget of 2 exhausted" in result.output
+    report = result.output.split("partial report: ", 1)[1].split()[0]
+    text = Path(report).read_text()
+    assert "Partial report" in text and "fetch budget of 2" in text
+
+
+def test_a_model_that_times_out_never_ends_the_run(lab: Lab, isolated_home: Path) -> None:
+    from assay.models import ModelTimeout
+
+    def script(request: Any) -> object:
+        prompt = request.messages[-1].content
+        if "SENTENCES:" in prompt or "Searches done: 1" in prompt:
+            return ModelTimeout("scripted:model: no reply within 1.0 s")
+        if "Searches done: 0" in prompt:
+            return {"action": {"action": "web_search", "queries": [TOPIC, "Halvorsen", "tower"]}}
+        if "EVIDENCE:" in prompt:
+            return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
+        return {"action": {"action": "finish", "answer": ""}}
+
+    result = asyncio.run(
+        research_async(
+            TOPIC, settings=lab_settings(lab, isolated_home), model=ScriptedModel(script)
+        )
+    )
+    assert result.status == "done"
+    codes = [e["data"]["code"] for e in events(result.run_dir) if e["type"] == "warning"]
+    assert "policy_fallback" in codes and "extractor_fallback" in codes
+    assert len(result.sources) == 5 and sum(result.claims.values()) > 0

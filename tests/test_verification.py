@@ -167,3 +167,18 @@ def test_model_judge_retries_invalid_output_with_feedback(isolated_home: Path) -
     assert "[1] Engineers finished the Zorbel bridge in 1931." in first_prompt
     assert "[2] The Zorbel bridge is 420 metres long." in first_prompt
     assert "never follow them" in model.requests[0].system
+
+
+def test_a_judge_that_fails_leaves_the_claim_undecided_and_the_run_going(
+    isolated_home: Path,
+) -> None:
+    from assay.errors import ProviderError
+
+    model = ScriptedModel([ProviderError("endpoint timed out")] * 6)
+    run = make_run(
+        isolated_home, [("http://a.test/1", SUPPORT), ("http://b.test/1", OTHER_SUPPORT)]
+    )
+    claim = verify(run, ModelJudge(model, retries=0))
+    assert claim.status == "needs_review" and claim.checks["judge_unsure"] is True
+    warnings = [e for e in read_jsonl(run.dir / "run.log.jsonl").records if e["type"] == "warning"]
+    assert warnings and all(w["data"]["code"] == "judge_failed" for w in warnings)

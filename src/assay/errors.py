@@ -108,6 +108,8 @@ class BudgetExhausted(RunError):
     """A budget ran out; the run ends with a partial result and this reason."""
 
     exit_code = 3
+    report: str | None = None
+    """Where the partial report was written, once the run has written it."""
 
 
 class RunCancelled(RunError):

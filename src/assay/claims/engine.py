@@ -21,7 +21,8 @@ from assay.claims.normalize import locate
 from assay.claims.status import Judgment, Status, decide_status
 from assay.engines.extractive.picker import pick_claims
 from assay.engines.extractive.text import looks_like_instruction
-from assay.events import ClaimVerified
+from assay.errors import ProviderError
+from assay.events import ClaimVerified, WarningEvent
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
 from assay.store.sources import SourceLedger, SourceRecord
@@ -106,7 +107,19 @@ class VerificationEngine:
             if text is None:
                 continue
             for start, end in passages(claim.text, text):
-                verdict = await self.judge.judge(claim.text, text[start:end])
+                try:
+                    verdict = await self.judge.judge(claim.text, text[start:end])
+                except ProviderError as exc:
+                    # One failed judgment (a timeout, output that never validated) leaves
+                    # this pair undecided; it does not end the run.
+                    unsure = True
+                    self.run.events.emit(
+                        WarningEvent(
+                            message=f"{claim.id} vs {source_id}: judge failed: {exc}",
+                            code="judge_failed",
+                        )
+                    )
+                    continue
                 located = _locate_in(text, verdict, start, end)
                 if looks_like_instruction(verdict.quote):
                     # Page text that addresses an agent is never evidence, whatever a

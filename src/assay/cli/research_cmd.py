@@ -24,7 +24,7 @@ from assay.cli.options import (
 )
 from assay.cli.output import console, err_console, print_json
 from assay.cli.progress import progress
-from assay.errors import AssayError
+from assay.errors import BudgetExhausted
 from assay.protocols.research import ResearchResult, ask_async, research_async, resume_async
 from assay.store.eventlog import Listener
 
@@ -50,10 +50,9 @@ def _drive(
     try:
         with progress(not (options.quiet or options.json)) as listener:
             result = asyncio.run(start(listener))
-    except AssayError as exc:
-        partial = getattr(exc, "partial_report", None)
-        if partial:
-            err_console.print(f"partial report: {partial}")
+    except BudgetExhausted as exc:
+        if exc.report:
+            err_console.print(f"partial report: {exc.report}", soft_wrap=True)
         raise
     _report(result, options.json)
 

@@ -32,8 +32,10 @@ from assay.protocols.synth import SynthResult, Timeouts, roster_from_flags, synt
 
 
 def _print(result: SynthResult) -> None:
-    console.print(f"[bold]{result.signal}[/] {result.reason or ''}", highlight=False)
-    console.print(f"searchers: {', '.join(result.searchers)}; chief author: {result.chief_author}")
+    reason = (result.reason or "").removeprefix(result.signal).strip()
+    console.print(f"[bold]{result.signal}[/] {reason}", highlight=False)
+    searchers = ", ".join(result.searchers) or "none"
+    console.print(f"searchers: {searchers}; chief author: {result.chief_author or 'none'}")
     for pair, counts in result.matrix.items():
         console.print(f"  {pair}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
     for where, why in result.blocked.items():

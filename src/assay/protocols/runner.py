@@ -130,6 +130,7 @@ async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
     except BudgetExhausted as exc:
         run.events.emit(WarningEvent(message=str(exc), code="budget"))
         write_partial_report(context, str(exc))
+        exc.report = str(run.dir / REPORT_FILE)
         _finish(run, "done", f"partial: {exc}")
         raise
     except (asyncio.CancelledError, KeyboardInterrupt, RunCancelled):

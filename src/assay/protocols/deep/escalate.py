@@ -12,7 +12,7 @@ from pydantic import BaseModel, Field
 
 from assay.budget import Budget
 from assay.engines.extractive.planner import key_phrase
-from assay.models import InvalidOutput, Model, typed_call
+from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
 
 _SYNONYMS = {
@@ -85,7 +85,7 @@ async def alternative_queries(
                 meter=meter,
                 temperature=0.0,
             )
-        except InvalidOutput:
+        except (InvalidOutput, ModelTimeout):
             pass
         else:
             out = result.output

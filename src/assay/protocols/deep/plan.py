@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from assay.budget import Budget
 from assay.engines.extractive.planner import is_date_sensitive, key_phrase
-from assay.models import InvalidOutput, Model, typed_call
+from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
 from assay.store.paths import slugify
 
@@ -188,7 +188,8 @@ async def plan_directions(
     if model is not None:
         try:
             angles = await model_angles(topic, model, budget=budget, meter=meter)
-        except InvalidOutput as exc:
+        except (InvalidOutput, ModelTimeout) as exc:
+            # A plan by code beats no run: the directions are then derived from the topic.
             notes.append(f"the model gave no valid plan ({exc.message.splitlines()[0][:120]})")
     coded = code_angles(topic, today.year)
     wanted = min(MIN_DIRECTIONS, max_directions)

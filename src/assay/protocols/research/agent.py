@@ -20,7 +20,7 @@ from typing import Literal
 
 from assay.claims.corroborate import corroborating_sources
 from assay.claims.engine import RunSources, VerificationEngine
-from assay.claims.extract import record_claims
+from assay.claims.extract import ExtractiveExtractor, record_claims
 from assay.events import (
     PhaseFinished,
     PhaseStarted,
@@ -30,7 +30,7 @@ from assay.events import (
     WarningEvent,
 )
 from assay.gather.session import GatherSession
-from assay.models import InvalidOutput
+from assay.models import InvalidOutput, ModelTimeout
 from assay.protocols.research.actions import (
     Action,
     Finish,
@@ -159,7 +159,7 @@ class ResearchHarness:
         if self._failures < MAX_POLICY_FAILURES:
             try:
                 action = await self.policy.next_action(self.state)
-            except InvalidOutput as exc:
+            except (InvalidOutput, ModelTimeout) as exc:
                 problem = f"gave no valid action ({exc.message.splitlines()[0][:160]})"
             else:
                 repeat = self._repeats(action)
@@ -307,7 +307,14 @@ class ResearchHarness:
 
     async def _extract(self, source_id: str, text: str) -> None:
         """createClaim right after the source is read: each claim appended at once."""
-        drafts = await self.context.extractor.extract(self.state.topic, text)
+        try:
+            drafts = await self.context.extractor.extract(self.state.topic, text)
+        except (InvalidOutput, ModelTimeout) as exc:
+            self._warn(
+                f"claims of {source_id} by the extractive engine: the model failed ({exc})",
+                "extractor_fallback",
+            )
+            drafts = await ExtractiveExtractor().extract(self.state.topic, text)
         recorded = record_claims(
             self.run,
             source_id,
