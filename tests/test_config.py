@@ -131,3 +131,17 @@ def test_keys_cli_stores_and_lists_names_only(isolated_home: Path) -> None:
     assert runner.invoke(app, ["keys", "remove", "SERPER_API_KEY"]).exit_code == 0
     missing = runner.invoke(app, ["keys", "remove", "SERPER_API_KEY"])
     assert missing.exit_code == 2 and "no stored key" in missing.output
+
+
+def test_built_in_plugins_register_through_entry_points() -> None:
+    from assay.plugins import MODELS_GROUP, PROTOCOLS_GROUP, SEARCH_GROUP, load_plugin
+
+    shown = json.loads(CliRunner().invoke(app, ["config", "show", "--json"]).output)["plugins"]
+    assert shown["protocols"] == ["ask", "deep", "research", "synth", "web-research"]
+    assert {"searxng", "local", "mcp"} <= set(shown["search"])
+    assert shown["models"] == ["anthropic", "openai"]
+    for group in (SEARCH_GROUP, MODELS_GROUP, PROTOCOLS_GROUP):
+        for name in shown[group.removeprefix("assay.")]:
+            assert callable(load_plugin(group, name)), (group, name)
+    with pytest.raises(ConfigError, match="unknown protocols plugin 'nope'"):
+        load_plugin(PROTOCOLS_GROUP, "nope")

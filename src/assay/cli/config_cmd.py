@@ -22,6 +22,7 @@ from assay.cli.output import console, print_json
 from assay.config import config_path
 from assay.errors import AssayError
 from assay.keys import KeyStore, scrub
+from assay.plugins import MODELS_GROUP, PROTOCOLS_GROUP, SEARCH_GROUP, plugin_names
 
 config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
 
@@ -54,6 +55,10 @@ def show(
     shown: dict[str, Any] = settings.snapshot()
     shown["keys"] = {name: _key_state(store, name, ref) for name, ref in settings.keys.items()}
     shown["key_store"] = {name: "set (masked)" for name in store.names()}
+    shown["plugins"] = {
+        group.removeprefix("assay."): plugin_names(group)
+        for group in (SEARCH_GROUP, MODELS_GROUP, PROTOCOLS_GROUP)
+    }
     # Belt and braces: no resolved secret value may appear anywhere in the output.
     text = scrub(json.dumps(shown, indent=2), store.known_secret_values())
     if as_json:

@@ -60,9 +60,3 @@ class TokenWindow:
             oldest, _ = self._sources.popitem(last=False)
             evicted.append(oldest)
         return evicted
-
-    def __contains__(self, source_id: object) -> bool:
-        return source_id in self._sources
-
-    def kept(self) -> list[str]:
-        return list(self._sources)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,10 +56,6 @@ class EventLog:
         for listener in list(self.listeners):
             listener(record)
         return record
-
-    def emit_all(self, events: Iterable[Event]) -> None:
-        for event in events:
-            self.emit(event)
 
     def read(self) -> JsonlRead:
         return read_jsonl(self.path)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -87,10 +87,6 @@ def read_jsonl(path: Path) -> JsonlRead:
         else:
             result.bad_lines.append(index + 1)
     return result
-
-
-def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
-    yield from read_jsonl(path).records
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:

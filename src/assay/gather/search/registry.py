@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import httpx2
 
 from assay.errors import ConfigError
-from assay.gather.search.base import SearchProvider
+from assay.gather.search.base import SearchProvider, SearchProviderFactory
 from assay.plugins import SEARCH_GROUP, load_plugin, plugin_names
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def build_search_provider(
 ) -> SearchProvider:
     """The provider named ``name`` (default: ``settings.search``), built from the settings."""
     chosen = (name or settings.search).strip().lower()
-    factory = load_plugin(SEARCH_GROUP, chosen)
+    factory: SearchProviderFactory = load_plugin(SEARCH_GROUP, chosen)
     if not callable(factory):
         raise ConfigError(f"search plugin {chosen!r} does not load a factory")
     provider = factory(settings, http=http, keys=keys)
