@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
-from assay.cli.options import (
-    AllowHostOpt,
-    BaseUrlOpt,
-    BudgetTimeOpt,
-    BudgetTokensOpt,
-    CommonOptions,
-    HomeOpt,
-    ModelOpt,
-    SearchOpt,
-    SearxngUrlOpt,
-)
+from assay.cli.options import CommonOptions, HomeOpt, with_common_options
 from assay.cli.output import console, print_json
 from assay.config import config_path
 from assay.errors import AssayError
@@ -28,28 +18,9 @@ config_app = typer.Typer(help="Show the effective configuration.", no_args_is_he
 
 
 @config_app.command("show")
-def show(
-    home: HomeOpt = None,
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
-    budget_tokens: BudgetTokensOpt = None,
-    budget_time: BudgetTimeOpt = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
+@with_common_options
+def show(options: CommonOptions) -> None:
     """Print the configuration a run would use: defaults < config.toml < ASSAY_* < flags."""
-    options = CommonOptions(
-        home=home,
-        search=search,
-        searxng_url=searxng_url,
-        model=model,
-        base_url=base_url,
-        allow_hosts=allow_host or [],
-        budget_tokens=budget_tokens,
-        budget_time=budget_time,
-    )
     settings = options.settings()
     store = KeyStore(settings.home, settings.keys)
     shown: dict[str, Any] = settings.snapshot()
@@ -61,7 +32,7 @@ def show(
     }
     # Belt and braces: no resolved secret value may appear anywhere in the output.
     text = scrub(json.dumps(shown, indent=2), store.known_secret_values())
-    if as_json:
+    if options.json:
         print_json(json.loads(text))
         return
     console.print(f"# {config_path(settings.home)}", style="dim")

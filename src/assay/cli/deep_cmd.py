@@ -8,23 +8,12 @@ from typing import Annotated
 
 import typer
 
-from assay.cli.options import (
-    AllowHostOpt,
-    BaseUrlOpt,
-    BudgetTimeOpt,
-    BudgetTokensOpt,
-    CommonOptions,
-    HomeOpt,
-    JsonOpt,
-    ModelOpt,
-    QuietOpt,
-    SearchOpt,
-    SearxngUrlOpt,
-)
+from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json
 from assay.protocols.deep import deep_research_async
 
 
+@with_common_options
 def deep(
     topic: Annotated[str, typer.Argument(help="The topic to research in depth.")],
     max_directions: Annotated[
@@ -34,28 +23,16 @@ def deep(
         Path | None,
         typer.Option("--output", help="Folder for research_<topic>_<date>.md (default: here)."),
     ] = None,
-    home: HomeOpt = None,
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
-    budget_tokens: BudgetTokensOpt = None,
-    budget_time: BudgetTimeOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    *,
+    options: CommonOptions,
 ) -> None:
     """Deep research: detect search, plan directions, run scored workers, escalate weak
     directions, and write a cited report with findings, gaps and a bibliography."""
-    options = CommonOptions(
-        home, search, searxng_url, model, base_url, allow_host or [],
-        budget_tokens, budget_time, as_json, quiet,
-    )  # fmt: skip
     settings = options.settings()
 
     def echo(line: str) -> None:
-        if as_json:
-            if not quiet:
+        if options.json:
+            if not options.quiet:
                 err_console.print(line, markup=False, highlight=False, soft_wrap=True)
         else:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
@@ -65,5 +42,5 @@ def deep(
             topic, settings=settings, max_directions=max_directions, output=output, echo=echo
         )
     )
-    if as_json:
+    if options.json:
         print_json(result.to_json())

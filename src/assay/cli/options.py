@@ -7,9 +7,12 @@ variable, and a flag wins over both.
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar, cast
 
 import typer
 
@@ -78,3 +81,53 @@ class CommonOptions:
             budget_tokens=self.budget_tokens,
             budget_time=self.budget_time,
         )
+
+
+_COMMON: tuple[tuple[str, Any, object], ...] = (
+    ("home", HomeOpt, None),
+    ("search", SearchOpt, None),
+    ("searxng_url", SearxngUrlOpt, None),
+    ("model", ModelOpt, None),
+    ("base_url", BaseUrlOpt, None),
+    ("allow_host", AllowHostOpt, None),
+    ("budget_tokens", BudgetTokensOpt, None),
+    ("budget_time", BudgetTimeOpt, None),
+    ("as_json", JsonOpt, False),
+    ("quiet", QuietOpt, False),
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def with_common_options(command: F) -> F:
+    """Give a command the shared research options, declared once here.
+
+    The command takes an ``options: CommonOptions`` parameter instead of the ten flags;
+    the wrapper shows Typer the command's own parameters followed by the shared ones.
+    """
+    own = inspect.signature(command, eval_str=True)
+    parameters = [p for p in own.parameters.values() if p.name != "options"]
+    parameters += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
+        for name, kind, default in _COMMON
+    ]
+
+    @functools.wraps(command)
+    def with_options(*args: Any, **kwargs: Any) -> Any:
+        given = {name: kwargs.pop(name) for name, _, _ in _COMMON}
+        options = CommonOptions(
+            home=given["home"],
+            search=given["search"],
+            searxng_url=given["searxng_url"],
+            model=given["model"],
+            base_url=given["base_url"],
+            allow_hosts=given["allow_host"] or [],
+            budget_tokens=given["budget_tokens"],
+            budget_time=given["budget_time"],
+            json=given["as_json"],
+            quiet=given["quiet"],
+        )
+        return command(*args, options=options, **kwargs)
+
+    with_options.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
+    return cast(F, with_options)

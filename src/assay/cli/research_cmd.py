@@ -9,19 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from assay.cli.options import (
-    AllowHostOpt,
-    BaseUrlOpt,
-    BudgetTimeOpt,
-    BudgetTokensOpt,
-    CommonOptions,
-    HomeOpt,
-    JsonOpt,
-    ModelOpt,
-    QuietOpt,
-    SearchOpt,
-    SearxngUrlOpt,
-)
+from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json
 from assay.cli.progress import progress
 from assay.errors import BudgetExhausted
@@ -57,6 +45,7 @@ def _drive(
     _report(result, options.json)
 
 
+@with_common_options
 def research(
     topic: TopicArg,
     workspace: Annotated[
@@ -64,30 +53,10 @@ def research(
         typer.Option("--workspace", help="Code-agent mode: research this folder, not the web."),
     ] = None,
     sources: Annotated[int, typer.Option("--sources", min=1, max=20, help="Sources to read.")] = 5,
-    home: HomeOpt = None,
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
-    budget_tokens: BudgetTokensOpt = None,
-    budget_time: BudgetTimeOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    *,
+    options: CommonOptions,
 ) -> None:
     """Research a topic: plan, gather, extract claims, verify, and write a cited report."""
-    options = CommonOptions(
-        home,
-        search,
-        searxng_url,
-        model,
-        base_url,
-        allow_host or [],
-        budget_tokens,
-        budget_time,
-        as_json,
-        quiet,
-    )
     settings = options.settings()
 
     def start(listener: Listener | None) -> Coroutine[Any, Any, ResearchResult]:
@@ -98,53 +67,21 @@ def research(
     _drive(options, start)
 
 
+@with_common_options
 def ask(
     question: TopicArg,
-    home: HomeOpt = None,
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
-    budget_tokens: BudgetTokensOpt = None,
-    budget_time: BudgetTimeOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    options: CommonOptions,
 ) -> None:
     """Answer one question directly; research-grade questions escalate to a full run."""
-    options = CommonOptions(
-        home,
-        search,
-        searxng_url,
-        model,
-        base_url,
-        allow_host or [],
-        budget_tokens,
-        budget_time,
-        as_json,
-        quiet,
-    )
     settings = options.settings()
     _drive(options, lambda listener: ask_async(question, settings=settings, listener=listener))
 
 
+@with_common_options
 def resume(
     run_id: Annotated[str, typer.Argument(help="The interrupted run (a unique id prefix).")],
-    home: HomeOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    options: CommonOptions,
 ) -> None:
     """Continue an interrupted run from its files, without repeating recorded work."""
-    options = CommonOptions(
-        home=home,
-        model=model,
-        base_url=base_url,
-        allow_hosts=allow_host or [],
-        json=as_json,
-        quiet=quiet,
-    )
     settings = options.settings()
     _drive(options, lambda listener: resume_async(run_id, settings=settings))

@@ -12,19 +12,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli.options import (
-    AllowHostOpt,
-    BaseUrlOpt,
-    BudgetTimeOpt,
-    BudgetTokensOpt,
-    CommonOptions,
-    HomeOpt,
-    JsonOpt,
-    ModelOpt,
-    QuietOpt,
-    SearchOpt,
-    SearxngUrlOpt,
-)
+from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json
 from assay.cli.progress import progress
 from assay.errors import BadInputError
@@ -43,6 +31,7 @@ def _print(result: SynthResult) -> None:
     console.print(f"output: {result.output}", markup=False, highlight=False, soft_wrap=True)
 
 
+@with_common_options
 def synth(
     topic: Annotated[str, typer.Argument(help="The research question or subject.")],
     output: Annotated[Path, typer.Option("--output", "-o", help="Where the synthesis goes.")],
@@ -67,32 +56,12 @@ def synth(
     block_after: Annotated[
         float, typer.Option("--block-after", min=0.01, help="Seconds before it is [BLOCK]ed.")
     ] = 120.0,
-    home: HomeOpt = None,
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
-    budget_tokens: BudgetTokensOpt = None,
-    budget_time: BudgetTimeOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
+    *,
+    options: CommonOptions,
 ) -> None:
     """Run a search-synth panel: searchers research in parallel, fact-check each other, and
     the chief author writes the Best and Verified response. Exit 0 [DONE], 5 [MISMATCH],
     6 [INCOMPLETE], 7 [BLOCK]."""
-    options = CommonOptions(
-        home,
-        search,
-        searxng_url,
-        model,
-        base_url,
-        allow_host or [],
-        budget_tokens,
-        budget_time,
-        as_json,
-        quiet,
-    )
     settings = options.settings()
     if (roster is None) == (not agent):
         raise BadInputError("give either --roster FILE or --agent ... (one of them)")

@@ -15,19 +15,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli.options import (
-    AllowHostOpt,
-    BaseUrlOpt,
-    BudgetTimeOpt,
-    BudgetTokensOpt,
-    CommonOptions,
-    HomeOpt,
-    JsonOpt,
-    ModelOpt,
-    QuietOpt,
-    SearchOpt,
-    SearxngUrlOpt,
-)
+from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import print_json
 from assay.cli.progress import progress
 from assay.errors import BudgetExhausted, RunError
@@ -50,6 +38,7 @@ DepthOpt = Annotated[
 FormatOpt = Annotated[str, typer.Option("--format", help="summary, report or structured.")]
 
 
+@with_common_options
 def web_research(
     topic: Annotated[
         str, typer.Argument(metavar="TOPIC", help="The topic to research.", show_default=False)
@@ -58,36 +47,16 @@ def web_research(
     keyword: KeywordOpt = None,
     depth: DepthOpt = "medium",
     output_format: FormatOpt = "summary",
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
-    budget_tokens: BudgetTokensOpt = None,
-    budget_time: BudgetTimeOpt = None,
-    as_json: JsonOpt = False,
-    quiet: QuietOpt = False,
-    home: HomeOpt = None,
+    *,
+    options: CommonOptions,
 ) -> None:
     """Research TOPIC from --url pages and --keyword searches: key points of each source
     as claims, verified, then a cited summary, report or structured JSON."""
     request = WebResearchRequest.build(topic, url, keyword, depth, output_format)
-    options = CommonOptions(
-        home=home,
-        search=search,
-        searxng_url=searxng_url,
-        model=model,
-        base_url=base_url,
-        allow_hosts=allow_host or [],
-        budget_tokens=budget_tokens,
-        budget_time=budget_time,
-        json=as_json,
-        quiet=quiet,
-    )
     settings = options.settings()
-    with progress(not (quiet or as_json)) as listener:
+    with progress(not (options.quiet or options.json)) as listener:
         result = asyncio.run(run_web_research(request, settings, listener=listener))
-    if as_json:
+    if options.json:
         print_json(result.to_json())
     else:
         output = result.output
@@ -102,10 +71,10 @@ def web_research(
             sys.stderr.write(f"json: {result.run_dir / REPORT_JSON_FILE}\n")
         sys.stderr.write(f"report: {result.report_path}\n")
     if result.status == "partial":
-        if not as_json:
+        if not options.json:
             sys.stderr.write(f"partial: {result.reason}\n")
         raise typer.Exit(BudgetExhausted.exit_code)
     if result.status == "no_sources":
-        if not as_json:
+        if not options.json:
             sys.stderr.write(f"error: {result.reason}\n")
         raise typer.Exit(RunError.exit_code)

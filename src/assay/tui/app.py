@@ -35,7 +35,8 @@ from assay.tui.follow import (
     escalated_from,
     escalation_in,
 )
-from assay.tui.panes import DEFAULT_PANES, FeedPane, RunPane
+from assay.tui.panes import FeedPane, RunPane
+from assay.tui.protocol_panes import DEFAULT_PANES
 from assay.tui.screen import CSS, MainScreen
 from assay.tui.widgets import Banner, HelpScreen, NewRunScreen, RunsPane
 

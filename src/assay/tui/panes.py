@@ -244,4 +244,5 @@ class ReportPane(RunPane):
             await self.query_one(Markdown).update(self.text or self.EMPTY)
 
 
-DEFAULT_PANES: tuple[type[RunPane], ...] = (FeedPane, PlanPane, ClaimsPane, ReportPane)
+BASE_PANES: tuple[type[RunPane], ...] = (FeedPane, PlanPane, ClaimsPane, ReportPane)
+"""The panes of every run; ``protocol_panes.DEFAULT_PANES`` adds the protocol views."""

@@ -119,6 +119,8 @@ HELP = """\
 | `r` | runs list (enter opens a run) |
 | `n` | start a run (research, or ask) |
 | `f` `p` `c` `o` | feed · plan · claims · report of the open run |
+| `d` | directions of a deep run (search method, scores, checks, escalations) |
+| `m` | panel of a search-synth run (agents, phase, checker → author verdict matrix) |
 | `tab` / `shift+tab` | next / previous pane |
 | `?` | this help |
 | `q` | quit (a run started here is interrupted; `assay resume` continues it) |
