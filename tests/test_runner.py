@@ -80,14 +80,15 @@ def test_a_budget_running_out_ends_with_a_partial_report_and_its_reason() -> Non
 
 
 def test_a_run_error_is_recorded_and_the_run_fails(isolated_home: Path) -> None:
-    context, _ = _context(calls=10, script=[ProviderError("endpoint down")])
+    context, _ = _context(calls=10, script=[])
 
     async def body() -> None:
-        await VerificationEngine(context.run, context.judge).verify_all()
+        raise ProviderError("search endpoint down")  # e.g. the only search provider failed
 
     with pytest.raises(ProviderError):
         asyncio.run(execute(context, body))
     records = read_jsonl(context.run.dir / "run.log.jsonl").records
     error = next(r for r in records if r["type"] == "error")
-    assert error["data"] == {"message": "endpoint down", "kind": "ProviderError"}
-    assert json.loads((context.run.dir / "run.json").read_text())["status"] == "failed"
+    assert error["data"] == {"message": "search endpoint down", "kind": "ProviderError"}
+    info = json.loads((context.run.dir / "run.json").read_text())
+    assert info["status"] == "failed" and info["reason"] == "search endpoint down"

@@ -119,7 +119,7 @@ REPORT = """\
 | Alpha is 42 units tall. (claim_010: verified) | VERIFIED | http://a.test — "Alpha is 42" |
 | Beta \\| gamma are equal. (claim_011: weak) | VERIFIED | http://b.test |
 | Delta was founded in 1900. (claim_012: contradicted) | FALSE | http://c.test |
-| Epsilon is blue. (claim_013: needs_review) | UNVERIFIABLE | no supporting or refuting quote found |
+| Epsilon is blue. (claim_013: needs_review) | UNVERIFIABLE | no quote found |
 
 ### Peer Fact-Check of Codex
 | Claim | Verdict | Source |

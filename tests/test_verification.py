@@ -182,3 +182,20 @@ def test_a_judge_that_fails_leaves_the_claim_undecided_and_the_run_going(
     assert claim.status == "needs_review" and claim.checks["judge_unsure"] is True
     warnings = [e for e in read_jsonl(run.dir / "run.log.jsonl").records if e["type"] == "warning"]
     assert warnings and all(w["data"]["code"] == "judge_failed" for w in warnings)
+
+
+def test_a_verdict_resting_on_an_unrelated_sentence_counts_for_nothing(
+    isolated_home: Path,
+) -> None:
+    class MenuJudge:
+        """Refutes with whatever unrelated line the page has (seen with a 1.5B model)."""
+
+        name = "menu-judge"
+
+        async def judge(self, claim: str, evidence: str) -> Verdict:
+            return Verdict("REFUTES", UNRELATED)
+
+    page = f"{SUPPORT} {UNRELATED}"
+    claim = verify(make_run(isolated_home, [("http://a.test/1", page)]), MenuJudge())
+    assert claim.status == "needs_review" and claim.evidence == []
+    assert claim.checks["judge_unsure"] is True

@@ -9,17 +9,10 @@ call, and whether they are independent is the origin grouping's.
 from __future__ import annotations
 
 from assay.claims.engine import RunSources
-from assay.engines.extractive.text import content_words, split_sentences
+from assay.claims.relevance import coverage
+from assay.engines.extractive.text import split_sentences
 
 COVERAGE = 0.5
-
-
-def coverage(claim: str, sentence: str) -> float:
-    wanted = set(content_words(claim))  # content_words are stemmed already
-    if not wanted:
-        return 0.0
-    found = set(content_words(sentence))
-    return len(wanted & found) / len(wanted)
 
 
 def corroborating_sources(

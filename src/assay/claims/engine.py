@@ -18,6 +18,7 @@ from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict
 from assay.claims.mechanical import CheckResult, mechanical_checks
 from assay.claims.normalize import locate
+from assay.claims.relevance import coverage
 from assay.claims.status import Judgment, Status, decide_status
 from assay.engines.extractive.picker import pick_claims
 from assay.engines.extractive.text import looks_like_instruction
@@ -28,6 +29,7 @@ from assay.store.runs import Run
 from assay.store.sources import SourceLedger, SourceRecord
 
 PASSAGES_PER_SOURCE = 2
+MIN_QUOTE_RELEVANCE = 0.34  # share of the claim's content words the quote must contain
 _CONTEXT_CHARS = 400
 _STANCES: dict[str, Stance] = {"SUPPORTS": "supports", "REFUTES": "refutes"}
 
@@ -125,6 +127,11 @@ class VerificationEngine:
                     # Page text that addresses an agent is never evidence, whatever a
                     # judge (or a model that obeyed it) says.
                     located = None
+                elif coverage(claim.text, verdict.quote) < MIN_QUOTE_RELEVANCE:
+                    # A quote about something else can neither support nor refute: a
+                    # small model was seen "refuting" claims with a page's menu items.
+                    located = None
+                    unsure = True
                 if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:
                     unsure = unsure or not verdict.confident
                     continue

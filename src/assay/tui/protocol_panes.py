@@ -366,8 +366,8 @@ class PanelPane(RunPane):
             name = str(data.get("phase"))
             shown = _PHASE_NAMES.get(name, name)
             detail = f" ({data['detail']})" if data.get("detail") else ""
-            state = "running" if kind == "phase.started" else "finished"
-            self.phase = f"{shown} {state}{detail}"
+            progress = "running" if kind == "phase.started" else "finished"
+            self.phase = f"{shown} {progress}{detail}"
             if kind == "phase.finished" and name == "phase2":
                 self.phase += " — Phase 3: chief author writing"
             return False

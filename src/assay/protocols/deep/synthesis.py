@@ -14,9 +14,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from assay.claims.corroborate import corroborating_sources, coverage
+from assay.claims.corroborate import corroborating_sources
 from assay.claims.engine import RunSources, VerificationEngine
 from assay.claims.judge import Judge
+from assay.claims.relevance import coverage
 from assay.protocols.deep.findings import Findings
 from assay.report.markers import claim_marker, neutralize
 from assay.store.claims import ClaimLedger, ClaimRecord

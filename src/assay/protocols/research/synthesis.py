@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.claims.corroborate import COVERAGE, coverage
+from assay.claims.corroborate import COVERAGE
+from assay.claims.relevance import coverage
 from assay.engines.extractive.picker import pick_claims
 from assay.events import ReportUpdated
 from assay.models import InvalidOutput, ModelTimeout
