@@ -79,6 +79,13 @@ def test_extractive_panel_matrix_and_verify(tarn: Lab, isolated_home: Path) -> N
     text = Path(result.output).read_text()
     assert text == (Path(result.run_dir) / "report.md").read_text()
     assert runner.invoke(app, ["verify", result.run_id]).exit_code == 0
+    shown = runner.invoke(app, ["show", result.run_id]).output
+    assert "verdict matrix" in shown and "Codex → Peer" in shown and "Peer → Codex" in shown
+    for pair, counts in result.matrix.items():
+        row = next(line for line in shown.splitlines() if pair in line)
+        assert [int(n) for n in re.findall(r"\d+", row.split(pair)[1])[:3]] == [
+            counts.get(v, 0) for v in ("VERIFIED", "FALSE", "UNVERIFIABLE")
+        ]
     normal = re.sub(r"127\.0\.0\.4\d:\d+", "HOST", text)
     normal = re.sub(r"\*\*Date:\*\* \S+", "**Date:** DATE", normal)
     if os.environ.get("UPDATE_GOLDEN"):

@@ -11,8 +11,9 @@ from rich.table import Table
 
 from assay.cli.options import CommonOptions, HomeOpt, JsonOpt
 from assay.cli.output import console, err_console, print_json
+from assay.protocols.synth.matrix import VERDICTS, parse_fact_checks
 from assay.store.claims import ClaimLedger
-from assay.store.runs import Run, RunInfo, RunStore
+from assay.store.runs import REPORT_FILE, Run, RunInfo, RunStore
 from assay.timeline import describe
 
 _LEVEL_STYLE = {"info": "", "good": "green", "warn": "yellow", "bad": "red", "dim": "dim"}
@@ -106,8 +107,22 @@ def show(
     last_seq = _print_records(read.records, -1)
     if follow:
         _follow(run, last_seq)
+    if run.info.protocol == "synth":
+        _print_verdict_matrix(run)
     for problem in run.events.read().problems:
         err_console.print(f"[yellow]warning:[/] run.log.jsonl: {problem}")
+
+
+def _print_verdict_matrix(run: Run) -> None:
+    report = run.dir / REPORT_FILE
+    checks = parse_fact_checks(report.read_text(encoding="utf-8")) if report.is_file() else []
+    if not checks:
+        return
+    table = Table("checker → author", *VERDICTS, "blocked", title="verdict matrix")
+    for check in checks:
+        counts = [str(check.counts[v]) for v in VERDICTS]
+        table.add_row(f"{check.checker} → {check.author}", *counts, check.blocked or "")
+    console.print(table)
 
 
 def _print_records(records: list[dict[str, Any]], after_seq: int) -> int:

@@ -23,16 +23,14 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from assay.protocols.synth.matrix import VERDICTS, FactCheck, parse_fact_checks
 from assay.store.runs import REPORT_FILE
 from assay.tui.follow import RunDelta
 from assay.tui.panes import BASE_PANES, RunPane
 
 PASS_SCORE = 6.0  # below it (or with a failed check) a deep direction is escalated
-VERDICTS = ("VERIFIED", "FALSE", "UNVERIFIABLE")
 _DIRECTION_IN_WARNING = re.compile(r"^direction (\d+)\b")
-_FACT_CHECK = re.compile(r"^###\s+(?P<checker>.+?)\s+Fact-Check of\s+(?P<author>.+?)\s*$")
 _CHIEF = re.compile(r"^\*\*Chief Author:\*\*\s*(?P<name>.+?)\s*$", re.MULTILINE)
-_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
 def _table_cells(table: DataTable[Any]) -> list[tuple[str, ...]]:
@@ -200,49 +198,6 @@ class DirectionsPane(RunPane):
 
 
 # -- synth: the panel ---------------------------------------------------------------------
-
-
-@dataclass
-class FactCheck:
-    """One "### checker Fact-Check of author" section of a synth report."""
-
-    checker: str
-    author: str
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(VERDICTS, 0))
-    blocked: str | None = None
-
-
-def parse_fact_checks(markdown: str) -> list[FactCheck]:
-    """Every fact-check section of a search-synth report.md, with its verdict counts."""
-    found: list[FactCheck] = []
-    current: FactCheck | None = None
-    verdict_column: int | None = None
-    for raw in markdown.splitlines():
-        line = raw.strip()
-        if line.startswith("#"):
-            match = _FACT_CHECK.match(line)
-            current = FactCheck(match["checker"], match["author"]) if match else None
-            verdict_column = None
-            if current is not None:
-                found.append(current)
-            continue
-        if current is None:
-            continue
-        if line.startswith("**[BLOCK]**"):
-            current.blocked = line.removeprefix("**[BLOCK]**").strip() or "blocked"
-        if not line.startswith("|"):
-            continue
-        cells = [c.strip() for c in _UNESCAPED_PIPE.split(line)[1:-1]]
-        if verdict_column is None:
-            upper = [c.upper() for c in cells]
-            if "VERDICT" in upper:
-                verdict_column = upper.index("VERDICT")
-            continue
-        if verdict_column < len(cells):
-            verdict = cells[verdict_column].strip("* ").upper()
-            if verdict in current.counts:
-                current.counts[verdict] += 1
-    return found
 
 
 @dataclass
