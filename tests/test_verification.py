@@ -199,3 +199,16 @@ def test_a_verdict_resting_on_an_unrelated_sentence_counts_for_nothing(
     claim = verify(make_run(isolated_home, [("http://a.test/1", page)]), MenuJudge())
     assert claim.status == "needs_review" and claim.evidence == []
     assert claim.checks["judge_unsure"] is True
+
+
+def test_a_refutation_that_states_the_claim_word_for_word_is_not_counted(
+    isolated_home: Path,
+) -> None:
+    class ConfusedJudge:
+        name = "confused"
+
+        async def judge(self, claim: str, evidence: str) -> Verdict:
+            return Verdict("REFUTES", "The Zorbel bridge is 420 metres long.")
+
+    claim = verify(make_run(isolated_home, [("http://a.test/1", SUPPORT)]), ConfusedJudge())
+    assert claim.status == "needs_review" and claim.evidence == []

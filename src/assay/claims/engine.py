@@ -17,7 +17,7 @@ from pathlib import Path
 from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict
 from assay.claims.mechanical import CheckResult, mechanical_checks
-from assay.claims.normalize import locate
+from assay.claims.normalize import locate, normalize_text
 from assay.claims.relevance import coverage
 from assay.claims.status import Judgment, Status, decide_status
 from assay.engines.extractive.picker import pick_claims
@@ -132,6 +132,11 @@ class VerificationEngine:
                     # small model was seen "refuting" claims with a page's menu items.
                     located = None
                     unsure = True
+                elif verdict.label == "REFUTES" and _states(verdict.quote, claim.text):
+                    # A sentence that states the claim word for word cannot refute it
+                    # (the local 1.5B model did exactly that): the judge is confused.
+                    located = None
+                    unsure = True
                 if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:
                     unsure = unsure or not verdict.confident
                     continue
@@ -196,6 +201,10 @@ def _locate_in(text: str, verdict: Verdict, start: int, end: int) -> tuple[int, 
     inside = [s for s in spans if s[0] >= start and s[1] <= end]
     chosen = inside or spans
     return chosen[0] if chosen else None
+
+
+def _states(quote: str, claim: str) -> bool:
+    return normalize_text(claim).rstrip(".").casefold() in normalize_text(quote).casefold()
 
 
 def _dedupe(evidence: list[Evidence]) -> list[Evidence]:
