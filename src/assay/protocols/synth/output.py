@@ -54,6 +54,16 @@ class Synthesis:
     unverified: list[FinalLine] = field(default_factory=list)
     ending: str = "[DONE]"
     ending_detail: str = ""
+    engines: dict[str, str] = field(default_factory=dict)  # searcher → engine and search tool
+
+
+def _searchers(synth: Synthesis) -> str:
+    """Each searcher with the engine and search tool it ran on (every report says which
+    engine and model wrote it)."""
+    return ", ".join(
+        f"{name} ({synth.engines[name]})" if name in synth.engines else name
+        for name in synth.searchers
+    )
 
 
 def cell(text: str, limit: int = 300) -> str:
@@ -164,7 +174,7 @@ def render(synth: Synthesis, statuses: Mapping[str, str], preflight: str = "") -
         "",
         "**Skill:** search-synth",
         f"**Date:** {synth.date}",
-        f"**Searchers:** {', '.join(synth.searchers) or 'none'}",
+        f"**Searchers:** {_searchers(synth) or 'none'}",
         f"**Chief Author:** {synth.chief}",
         "",
         "---",

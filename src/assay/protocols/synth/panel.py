@@ -147,7 +147,10 @@ class Manager:
                 answered[agent.name] = str(exc)
                 return
             answered[agent.name] = await probe(session, self.synth.topic)
-            members[agent.name] = Member(agent, *self._worker(agent), session=session)
+            worker, judge = self._worker(agent)
+            members[agent.name] = Member(agent, worker, judge, session=session)
+            engine = "command " + " ".join(agent.command) if agent.command else judge.name
+            self.synth.engines[agent.name] = f"{engine}; search: {agent.search_tool}"
 
         for agent in declared_searchers(self.roster):
             await check(agent)
