@@ -246,3 +246,13 @@ class ReportPane(RunPane):
 
 BASE_PANES: tuple[type[RunPane], ...] = (FeedPane, PlanPane, ClaimsPane, ReportPane)
 """The panes of every run; ``protocol_panes.DEFAULT_PANES`` adds the protocol views."""
+
+
+def table_cells(table: DataTable[Any]) -> list[tuple[str, ...]]:
+    """A table's rows as plain strings (what a pane compares before redrawing)."""
+    rows = []
+    for index in range(table.row_count):
+        rows.append(
+            tuple(str(c.plain if isinstance(c, Text) else c) for c in table.get_row_at(index))
+        )
+    return rows

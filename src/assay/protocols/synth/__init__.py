@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.config import Settings, load_settings
+from assay.errors import UserError
 from assay.models import Model
 from assay.protocols.runner import execute, start_run
 from assay.protocols.synth.output import count_verdicts
@@ -85,7 +86,7 @@ async def synth_async(
             raise manager.halt(Blocked, "missing input: the topic is empty")
         try:
             manager.roster = roster if isinstance(roster, Roster) else load_roster(roster)
-        except Exception as exc:
+        except UserError as exc:  # an unreadable or invalid roster is missing input
             raise manager.halt(Blocked, f"missing input: {exc}") from None
         await manager.run()
 
