@@ -86,3 +86,19 @@ def test_more_than_six_angles_are_grouped_into_six(tmp_path: Path) -> None:
         assert f"Output: {d.output_file}" in text and d.output_file.parent == tmp_path
         assert all(f'  - "{q}"' in text for q in d.queries)
     assert text.count("Acceptance: ") == 6
+
+
+def test_a_model_plan_that_times_out_falls_back_to_the_code_plan(tmp_path: Path) -> None:
+    import asyncio
+
+    from assay.models import ModelTimeout
+    from assay.models.testing import ScriptedModel
+    from assay.protocols.deep.plan import plan_directions
+
+    model = ScriptedModel([ModelTimeout("scripted:model: no reply within 1.0 s")])
+    directions, notes = asyncio.run(
+        plan_directions("Demons in Mesopotamian mythology", tmp_path, model=model)
+    )
+    assert 3 <= len(directions) <= 6
+    assert all(3 <= len(d.queries) <= 5 for d in directions)
+    assert notes and "no valid plan" in notes[0]
