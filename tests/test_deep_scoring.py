@@ -89,11 +89,8 @@ def test_more_than_six_angles_are_grouped_into_six(tmp_path: Path) -> None:
 
 
 def test_a_model_plan_that_times_out_falls_back_to_the_code_plan(tmp_path: Path) -> None:
-    import asyncio
-
     from assay.models import ModelTimeout
     from assay.models.testing import ScriptedModel
-    from assay.protocols.deep.plan import plan_directions
 
     model = ScriptedModel([ModelTimeout("scripted:model: no reply within 1.0 s")])
     directions, notes = asyncio.run(
