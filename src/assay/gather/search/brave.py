@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from assay.errors import ProviderError
 from assay.gather.search.common import (
     Hit,
     KeyedSearch,
-    expect_list,
     field,
     rank_hits,
     request_json,
+    result_items,
 )
 
 if TYPE_CHECKING:
@@ -62,10 +61,7 @@ class BraveSearch(KeyedSearch):
             params=params,
             headers={"Accept": "application/json", "X-Subscription-Token": self._key},
         )
-        if not isinstance(payload, dict):
-            raise ProviderError(f"{NAME}: unexpected answer: not a JSON object")
-        web = payload.get("web") or {}
-        items = expect_list(web.get("results") if isinstance(web, dict) else None, NAME, "web")
+        items = result_items(payload, NAME, "web", "results")
         hits = (
             Hit(
                 field(item, "url"),

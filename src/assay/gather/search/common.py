@@ -181,6 +181,16 @@ def expect_list(value: Any, provider: str, field: str) -> list[Any]:
     return value
 
 
+def result_items(payload: Any, provider: str, *path: str) -> list[Any]:
+    """The list of results at ``path`` in an answer that must be a JSON object."""
+    if not isinstance(payload, dict):
+        raise ProviderError(f"{provider}: unexpected answer: not a JSON object")
+    value: Any = payload
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return expect_list(value, provider, path[0])
+
+
 def field(item: Any, *names: str) -> Any:
     """The first of ``names`` that ``item`` (a JSON object) has a non-empty value for."""
     if not isinstance(item, dict):

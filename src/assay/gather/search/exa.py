@@ -12,14 +12,13 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from assay.errors import ProviderError
 from assay.gather.search.common import (
     Hit,
     KeyedSearch,
-    expect_list,
     field,
     rank_hits,
     request_json,
+    result_items,
 )
 
 if TYPE_CHECKING:
@@ -87,9 +86,7 @@ class ExaSearch(KeyedSearch):
             json=body,
             headers={"x-api-key": self._key},
         )
-        if not isinstance(payload, dict):
-            raise ProviderError(f"{NAME}: unexpected answer: not a JSON object")
-        items = expect_list(payload.get("results"), NAME, "results")
+        items = result_items(payload, NAME, "results")
         hits = (
             Hit(
                 field(item, "url"),

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from assay.errors import ProviderError
 from assay.gather.search.common import (
     Hit,
     KeyedSearch,
-    expect_list,
     field,
     rank_hits,
     request_json,
+    result_items,
 )
 
 if TYPE_CHECKING:
@@ -55,9 +54,7 @@ class SerperSearch(KeyedSearch):
             json=body,
             headers={"X-API-KEY": self._key},
         )
-        if not isinstance(payload, dict):
-            raise ProviderError(f"{NAME}: unexpected answer: not a JSON object")
-        items = expect_list(payload.get("organic"), NAME, "organic")
+        items = result_items(payload, NAME, "organic")
         hits = (
             Hit(
                 field(item, "link"),

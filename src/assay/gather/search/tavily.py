@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from assay.errors import ProviderError
 from assay.gather.search.common import (
     Hit,
     KeyedSearch,
-    expect_list,
     field,
     rank_hits,
     request_json,
+    result_items,
 )
 
 if TYPE_CHECKING:
@@ -66,9 +65,7 @@ class TavilySearch(KeyedSearch):
             json=body,
             headers={"Authorization": f"Bearer {self._key}"},
         )
-        if not isinstance(payload, dict):
-            raise ProviderError(f"{NAME}: unexpected answer: not a JSON object")
-        items = expect_list(payload.get("results"), NAME, "results")
+        items = result_items(payload, NAME, "results")
         hits = (
             Hit(
                 field(item, "url"),
