@@ -1,12 +1,66 @@
-"""How much of a claim a sentence speaks to: the share of its content words it contains."""
+"""Relevance: how much a text speaks to the question (or direction) it was gathered for.
+
+Every source and every claim carries a :class:`Relevance` in its ledger line — a score in
+[0, 1], whether it clears the bar, and the method that computed it — so an off-topic line
+stays in the ledger (nothing is lost) while answers, findings and summaries use only what
+is relevant. ``coverage`` is the shared word-overlap primitive the other checks use.
+"""
 
 from __future__ import annotations
 
-from assay.engines.extractive.text import content_words
+from dataclasses import dataclass
+
+from assay.engines.extractive.text import content_words, raw_words
+
+RELEVANT = 0.5
+"""The score a text needs to count as relevant (see benchmarks/README.md for how it was set)."""
+
+LEXICAL = "lexical-v1"
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """A text's relevance to a question, and how it was computed."""
+
+    score: float
+    method: str
+
+    @property
+    def relevant(self) -> bool:
+        return self.score >= RELEVANT
+
+    def to_json(self) -> dict[str, object]:
+        return {"score": round(self.score, 3), "method": self.method, "relevant": self.relevant}
 
 
 def coverage(claim: str, sentence: str) -> float:
-    wanted = set(content_words(claim))  # content_words are stemmed already
+    """The share of ``claim``'s content words (stemmed) that ``sentence`` contains."""
+    wanted = set(content_words(claim))
     if not wanted:
         return 0.0
     return len(wanted & set(content_words(sentence))) / len(wanted)
+
+
+def relevance(question: str, text: str, *, title: str = "") -> Relevance:
+    """How much ``text`` (a claim, or a source with its ``title``) speaks to ``question``.
+
+    The question's content words are weighed, names (capitalised words not at the start of
+    the question) twice as much as other words, and the score is the weighted share of them
+    that the text or its title contains.
+    """
+    weights = _weights(question)
+    if not weights:
+        return Relevance(0.0, LEXICAL)
+    found = set(content_words(text)) | set(content_words(title))
+    total = sum(weights.values())
+    return Relevance(sum(w for word, w in weights.items() if word in found) / total, LEXICAL)
+
+
+def _weights(question: str) -> dict[str, float]:
+    names = {
+        stemmed
+        for position, word in enumerate(raw_words(question))
+        if position > 0 and word[:1].isupper()
+        for stemmed in content_words(word)
+    }
+    return {word: 2.0 if word in names else 1.0 for word in content_words(question)}
