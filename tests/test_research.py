@@ -248,12 +248,10 @@ def test_killed_mid_run_keeps_its_claims_and_resume_finishes(lab: Lab, isolated_
 
 
 def test_a_model_short_answer_rests_on_a_supported_claim(isolated_home: Path) -> None:
-    from assay.protocols.research.synthesis import short_answer
-    from assay.protocols.runner import start_run
+    from assay.answers import answer_question
     from assay.store.claims import ClaimRecord
 
-    model = ScriptedModel([{"answer": "9 claims", "claim": 7}, {"answer": "41 metres", "claim": 2}])
-    context = start_run(load_settings(), TOPIC, "research", model=model)
+    model = ScriptedModel([{"answer": "9 claims", "claim": 7}, {"answer": "41 metres", "claim": 1}])
     claims = [
         ClaimRecord(
             id="claim_001",
@@ -277,10 +275,11 @@ def test_a_model_short_answer_rests_on_a_supported_claim(isolated_home: Path) ->
             status="contradicted",
         ),
     ]
-    answer = asyncio.run(short_answer(context, claims))
-    assert answer is not None and answer[0] == "41 metres" and answer[1].id == "claim_002"
+    answer = asyncio.run(answer_question("How tall is the lighthouse tower?", claims, model=model))
+    assert answer.text == "41 metres" and answer.claim_ids == ("claim_002",)
     prompt = model.requests[0].messages[0].content
-    assert "[1] The lighthouse is white." in prompt and "50 metres" not in prompt  # supported only
+    # supported claims only, the most relevant first
+    assert "[1] Its tower is 41 metres tall." in prompt and "50 metres" not in prompt
     assert any("claim must be from 0 to 2" in m.content for m in model.requests[1].messages)
 
 
