@@ -15,6 +15,7 @@ def test_public_api_is_pinned() -> None:
         "IntegrityError",
         "KeyStore",
         "MissingKeyError",
+        "Model",
         "PolicyViolation",
         "ProviderError",
         "ResearchResult",
@@ -23,6 +24,8 @@ def test_public_api_is_pinned() -> None:
         "RunError",
         "RunInfo",
         "RunStore",
+        "ScriptedModel",
+        "SearchProvider",
         "Settings",
         "SourceLedger",
         "SourceRecord",
@@ -45,3 +48,17 @@ def test_public_api_is_pinned() -> None:
     ]
     for name in assay.__all__:
         assert hasattr(assay, name), name
+    assert sorted(assay.__all__) == assay.__all__
+
+
+def test_import_assay_loads_no_protocol_until_one_is_used() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, assay; heavy = [m for m in ('trafilatura', 'assay.protocols.research', "
+        "'pydantic_ai') if m in sys.modules]; print(heavy); "
+        "assay.research; print('assay.protocols.research' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["[]", "True"]

@@ -1,38 +1,73 @@
 """assay: a research engine whose every "verified" can be re-checked by code.
 
-The public API is what ``__all__`` lists; everything else is internal.
+The public API is what ``__all__`` lists; everything else is internal. Names are imported
+on first use (PEP 562), so ``import assay`` — and every CLI command — starts without
+loading the protocols, the extractor or the model SDKs it does not need.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from assay.__about__ import __version__
-from assay.config import FetchSettings, Settings, load_settings
-from assay.errors import (
-    AssayError,
-    BudgetExhausted,
-    ConfigError,
-    FetchError,
-    IntegrityError,
-    MissingKeyError,
-    PolicyViolation,
-    ProviderError,
-    RunCancelled,
-    RunError,
-    UserError,
-)
-from assay.keys import KeyStore
-from assay.protocols.deep import DeepResult, deep_research, deep_research_async
-from assay.protocols.research import (
-    ResearchResult,
-    ask,
-    ask_async,
-    research,
-    research_async,
-    resume_async,
-)
-from assay.protocols.synth import SynthResult, synth, synth_async
-from assay.protocols.web_research import WebResearchResult, web_research, web_research_async
-from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
-from assay.store.runs import Run, RunInfo, RunStore
-from assay.store.sources import SourceLedger, SourceRecord
+
+if TYPE_CHECKING:
+    from assay.config import FetchSettings, Settings, load_settings
+    from assay.errors import (
+        AssayError,
+        BudgetExhausted,
+        ConfigError,
+        FetchError,
+        IntegrityError,
+        MissingKeyError,
+        PolicyViolation,
+        ProviderError,
+        RunCancelled,
+        RunError,
+        UserError,
+    )
+    from assay.gather.search.base import SearchProvider
+    from assay.keys import KeyStore
+    from assay.models.base import Model
+    from assay.models.testing import ScriptedModel
+    from assay.protocols.deep import DeepResult, deep_research, deep_research_async
+    from assay.protocols.research import (
+        ResearchResult,
+        ask,
+        ask_async,
+        research,
+        research_async,
+        resume_async,
+    )
+    from assay.protocols.synth import SynthResult, synth, synth_async
+    from assay.protocols.web_research import WebResearchResult, web_research, web_research_async
+    from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
+    from assay.store.runs import Run, RunInfo, RunStore
+    from assay.store.sources import SourceLedger, SourceRecord
+
+_HOMES = {
+    "assay.config": ("FetchSettings", "Settings", "load_settings"),
+    "assay.errors": (
+        "AssayError", "BudgetExhausted", "ConfigError", "FetchError", "IntegrityError",
+        "MissingKeyError", "PolicyViolation", "ProviderError", "RunCancelled", "RunError",
+        "UserError",
+    ),
+    "assay.gather.search.base": ("SearchProvider",),
+    "assay.keys": ("KeyStore",),
+    "assay.models.base": ("Model",),
+    "assay.models.testing": ("ScriptedModel",),
+    "assay.protocols.deep": ("DeepResult", "deep_research", "deep_research_async"),
+    "assay.protocols.research": (
+        "ResearchResult", "ask", "ask_async", "research", "research_async", "resume_async",
+    ),
+    "assay.protocols.synth": ("SynthResult", "synth", "synth_async"),
+    "assay.protocols.web_research": ("WebResearchResult", "web_research", "web_research_async"),
+    "assay.store.claims": ("ClaimLedger", "ClaimRecord", "Evidence"),
+    "assay.store.runs": ("Run", "RunInfo", "RunStore"),
+    "assay.store.sources": ("SourceLedger", "SourceRecord"),
+}  # fmt: skip
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "AssayError",
@@ -47,6 +82,7 @@ __all__ = [
     "IntegrityError",
     "KeyStore",
     "MissingKeyError",
+    "Model",
     "PolicyViolation",
     "ProviderError",
     "ResearchResult",
@@ -55,6 +91,8 @@ __all__ = [
     "RunError",
     "RunInfo",
     "RunStore",
+    "ScriptedModel",
+    "SearchProvider",
     "Settings",
     "SourceLedger",
     "SourceRecord",
@@ -75,3 +113,16 @@ __all__ = [
     "web_research",
     "web_research_async",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'assay' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
