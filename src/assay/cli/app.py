@@ -27,7 +27,7 @@ from assay.cli import (
 )
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
-from assay.cli.output import err_console
+from assay.cli.output import err_console, print_error
 from assay.errors import AssayError, RunCancelled
 
 
@@ -40,7 +40,7 @@ class _ErrorMappingGroup(TyperGroup):
         except AssayError as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            print_error(exc)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             if ctx.obj and ctx.obj.get("debug"):

@@ -13,7 +13,7 @@ from typing import Any
 from rich.live import Live
 from rich.text import Text
 
-from assay.cli.output import err_console
+from assay.cli.output import err_console, plain
 from assay.store.eventlog import Listener
 from assay.timeline import describe
 
@@ -42,8 +42,8 @@ class Progress:
         elif kind == "claim.created":
             self.claims += 1
         if kind in ("phase.finished", "warning", "error", "tool.request_full_research"):
-            self.live.console.print(describe(record).text, style="dim", markup=False)
-        self.last = describe(record).text
+            self.live.console.print(plain(describe(record).text), style="dim", markup=False)
+        self.last = plain(describe(record).text)
         self.live.update(self.render())
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
-from assay.cli.output import console, err_console, print_json
+from assay.cli.output import console, err_console, print_json, shown
 from assay.cli.progress import progress
 from assay.errors import BudgetExhausted
 from assay.protocols.research import ResearchResult, ask_async, research_async, resume_async
@@ -24,8 +24,8 @@ def _report(result: ResearchResult, as_json: bool) -> None:
         print_json(result.to_json())
         return
     if result.escalated_from:
-        err_console.print(f"escalated from {result.escalated_from} to full research")
-    console.print(f"[bold]Answer:[/] {result.answer or '(none found)'}", highlight=False)
+        err_console.print(f"escalated from {shown(result.escalated_from)} to full research")
+    console.print(f"[bold]Answer:[/] {shown(result.answer or '(none found)')}", highlight=False)
     counts = ", ".join(f"{n} {s}" for s, n in result.claims.items() if n) or "no claims"
     console.print(f"claims: {counts}; sources: {len(result.sources)}; engine: {result.engine}")
     console.print(f"report: {result.report}", markup=False, highlight=False, soft_wrap=True)
