@@ -50,8 +50,15 @@ class Progress:
 @contextmanager
 def progress(enabled: bool) -> Iterator[Listener | None]:
     if not enabled or not err_console.is_terminal:
-        yield None
+        yield print_search_warnings
         return
     display = Progress()
     with display.live:
         yield display
+
+
+def print_search_warnings(record: dict[str, Any]) -> None:
+    """Without a live display, still tell the user that some searches failed."""
+    data = record.get("data") or {}
+    if record.get("type") == "warning" and data.get("code") == "search_partial":
+        err_console.print(plain(f"warning: {data.get('message')}"), markup=False, soft_wrap=True)

@@ -84,4 +84,4 @@ def resume(
 ) -> None:
     """Continue an interrupted run from its files, without repeating recorded work."""
     settings = options.settings()
-    _drive(options, lambda listener: resume_async(run_id, settings=settings))
+    _drive(options, lambda listener: resume_async(run_id, settings=settings, listener=listener))

@@ -85,10 +85,13 @@ def result_of(context: RunContext, answer: str) -> ResearchResult:
 async def _run(
     context: RunContext, mode: Mode, sources: int, workspace: Workspace | None
 ) -> ResearchResult:
-    harness = ResearchHarness(
-        context, _policy(context), mode=mode, target_sources=sources, workspace=workspace
-    )
-    answer = await execute(context, harness.run_loop)
+    async def body() -> str:  # built inside execute, so a failure here still ends the run
+        harness = ResearchHarness(
+            context, _policy(context), mode=mode, target_sources=sources, workspace=workspace
+        )
+        return await harness.run_loop()
+
+    answer = await execute(context, body)
     return result_of(context, answer)
 
 
@@ -137,11 +140,17 @@ async def ask_async(
 
 
 async def resume_async(
-    run_id: str, *, settings: Settings | None = None, model: Model | None = None
+    run_id: str,
+    *,
+    settings: Settings | None = None,
+    model: Model | None = None,
+    listener: Listener | None = None,
 ) -> ResearchResult:
     """Continue an interrupted research or ask run from its files."""
     settings = settings or load_settings()
     context = reopen_run(settings, run_id, model=model)
+    if listener is not None:
+        context.run.events.listeners.append(listener)
     info = context.run.info
     workspace = info.model_extra.get("workspace") if info.model_extra else None
     folder = Workspace.open(Path(workspace)) if workspace else None

@@ -49,7 +49,7 @@ from assay.protocols.research.policy import AgentState, ExtractivePolicy, Mode, 
 from assay.protocols.research.skills import BOOTSTRAP, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
-from assay.protocols.runner import RunContext
+from assay.protocols.runner import HandOver, RunContext
 from assay.store.claims import ClaimLedger
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE
@@ -60,7 +60,7 @@ MAX_SEARCHES = 3
 MAX_POLICY_FAILURES = 3
 
 
-class Escalate(Exception):
+class Escalate(HandOver):
     """The one-shot agent asked for full research."""
 
     def __init__(self, reason: str) -> None:
