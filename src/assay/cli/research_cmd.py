@@ -15,7 +15,10 @@ from assay.cli.progress import progress
 from assay.errors import BudgetExhausted
 from assay.protocols.research import ResearchResult, ask_async, research_async, resume_async
 from assay.store.eventlog import Listener
+from assay.store.runs import RunStore
 
+RESUMED_SETTINGS = ("search", "searxng_url", "max_results", "allow_hosts", "model", "base_url",
+                    "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch")  # fmt: skip
 TopicArg = Annotated[str, typer.Argument(help="The question or topic.")]
 
 
@@ -82,6 +85,10 @@ def resume(
     run_id: Annotated[str, typer.Argument(help="The interrupted run (a unique id prefix).")],
     options: CommonOptions,
 ) -> None:
-    """Continue an interrupted run from its files, without repeating recorded work."""
-    settings = options.settings()
+    """Continue an interrupted run from its files, without repeating recorded work.
+
+    The run goes on with the search, model and fetch settings it started with; a flag
+    given here wins."""
+    recorded = RunStore(options.settings().home).open(run_id).info.config
+    settings = options.settings({k: recorded[k] for k in RESUMED_SETTINGS if k in recorded})
     _drive(options, lambda listener: resume_async(run_id, settings=settings, listener=listener))

@@ -107,8 +107,8 @@ async def research_async(
     """Run the full research loop on ``topic`` (over ``workspace`` in code-agent mode)."""
     settings = settings or load_settings()
     folder = Workspace.open(workspace) if workspace is not None else None
-    extra = {"workspace": str(folder.root)} if folder else {}
-    context = start_run(settings, topic, "research", model=model, **extra)
+    extra: dict[str, object] = {"workspace": str(folder.root)} if folder else {}
+    context = start_run(settings, topic, "research", model=model, sources=sources, **extra)
     if listener is not None:
         context.run.events.listeners.append(listener)
     return await _run(context, "workspace" if folder else "web", sources, folder)
@@ -155,7 +155,10 @@ async def resume_async(
     workspace = info.model_extra.get("workspace") if info.model_extra else None
     folder = Workspace.open(Path(workspace)) if workspace else None
     mode: Mode = "workspace" if folder else ("ask" if info.protocol == "ask" else "web")
-    return await _run(context, mode, ASK_SOURCES if mode == "ask" else DEFAULT_SOURCES, folder)
+    recorded = (info.model_extra or {}).get("sources")
+    sources = recorded if isinstance(recorded, int) else None
+    default = ASK_SOURCES if mode == "ask" else DEFAULT_SOURCES
+    return await _run(context, mode, sources or default, folder)
 
 
 def _sync(factory: Callable[[], Any]) -> ResearchResult:

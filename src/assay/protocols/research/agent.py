@@ -46,6 +46,7 @@ from assay.protocols.research.actions import (
 )
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.policy import AgentState, ExtractivePolicy, Mode, Policy
+from assay.protocols.research.restore import offered_results, skipped_urls
 from assay.protocols.research.skills import BOOTSTRAP, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
@@ -105,13 +106,13 @@ class ResearchHarness:
             str(e["data"]["name"]) for e in events if e.get("type") == "tool.read_skill"
         }
         self.state.searches = sum(1 for e in events if e.get("type") == "tool.search")
+        self.state.offered = offered_results(events)
         plan_path = self.run.dir / PLAN_FILE
         if plan_path.is_file():
             self.plan = Plan.parse(plan_path.read_text(encoding="utf-8"))
             self.state.plan_written = True
-        self.state.read = [
-            r.url.removeprefix("workspace://") for r in SourceLedger(self.run.dir).records()
-        ]
+        read = [r.url.removeprefix("workspace://") for r in SourceLedger(self.run.dir).records()]
+        self.state.read = read + [url for url in skipped_urls(events) if url not in read]
         self.state.claims = len(ClaimLedger(self.run.dir).read().records)
 
     async def run_loop(self) -> str:
