@@ -21,7 +21,9 @@ from assay.protocols.synth import SynthResult, Timeouts, roster_from_flags, synt
 
 def _print(result: SynthResult) -> None:
     reason = (result.reason or "").removeprefix(result.signal).strip()
-    console.print(f"[bold]{shown(result.signal)}[/] {shown(reason)}", highlight=False)
+    console.print(
+        f"[bold]{shown(result.signal)}[/] {shown(reason)}", highlight=False, soft_wrap=True
+    )
     searchers = ", ".join(result.searchers) or "none"
     chief = result.chief_author or "none"
     console.print(f"searchers: {searchers}; chief author: {chief}", markup=False)
