@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 import assay.gather.session as session_module
 import assay.protocols.runner as runner_module
 from assay.cli.app import app
+from assay.cli.lab import _search_flags
 from assay.config import Settings, load_settings
 from assay.errors import ProviderError
 from assay.gather.search.base import SearchProvider, SearchResult, TimeRange
@@ -192,3 +193,9 @@ def test_a_ten_thousand_character_topic_is_condensed_into_queries() -> None:
     queries = normalise_queries([topic, f"{topic} history", f"{topic} criticism"])
     assert len(queries) == 3 and all(len(q) <= MAX_QUERY_CHARS for q in queries)
     assert queries[1].endswith("history") and queries[2].endswith("criticism")
+
+
+def test_the_lab_prints_the_exact_flags_to_pass(lab: Lab) -> None:
+    flags = _search_flags(lab.sites[0]).split()
+    assert flags == ["--search", "searxng", "--searxng-url", lab.sites[0],
+                     "--allow-host", "127.0.0.0/8"]  # fmt: skip
