@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import assay.gather.session as session_module
+import assay.protocols.deep.worker as deep_worker
 import assay.protocols.runner as runner_module
 from assay.cli.app import app
 from assay.cli.lab import _search_flags
@@ -68,13 +69,14 @@ def test_a_workspace_symlink_out_of_it_fails_the_run_not_hangs_it(
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "notes.md").write_text("# Notes\n\nThe widget cache is small.\n")
-    (workspace / "link").symlink_to(outside)
+    (workspace / "file.txt").symlink_to(outside / "secret.txt")
     result = CliRunner().invoke(
         app, ["research", "widget cache entries", "--workspace", str(workspace), "--quiet"]
     )
-    assert "secret" not in result.output
+    assert result.exit_code == 2, result.output
+    assert "outside the workspace" in result.output and "40 entries" not in result.output
     [info] = _runs(isolated_home)
-    assert info["status"] in ("done", "failed") and info["status"] != "running"
+    assert info["status"] == "failed" and "outside the workspace" in info["reason"]
 
 
 def test_no_search_succeeded_fails_the_run_with_the_fix(isolated_home: Path) -> None:
@@ -199,3 +201,19 @@ def test_the_lab_prints_the_exact_flags_to_pass(lab: Lab) -> None:
     flags = _search_flags(lab.sites[0]).split()
     assert flags == ["--search", "searxng", "--searxng-url", lab.sites[0],
                      "--allow-host", "127.0.0.0/8"]  # fmt: skip
+
+
+def test_a_deep_run_whose_every_worker_crashed_fails(
+    lab: Lab, isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def crashing(self: deep_worker.Worker, task: deep_worker.WorkerTask) -> None:
+        raise RuntimeError("boom in every worker")
+
+    monkeypatch.setattr(deep_worker.Worker, "run", crashing)
+    result = CliRunner().invoke(
+        app, ["deep", TOPIC, "--max-directions", "2", "--output", str(tmp_path), *_lab_args(lab)]
+    )
+    assert result.exit_code == 1, result.output
+    assert "every worker crashed" in result.output and "boom in every worker" in result.output
+    [info] = _runs(isolated_home)
+    assert info["status"] == "failed"
