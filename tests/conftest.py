@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import assay.models
+from assay.redact import forget_secrets
 
 # Unit tests never reach a real model: a request fails unless a test allows it explicitly.
 assay.models.set_model_requests_allowed(False)
@@ -27,7 +28,9 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("ASSAY_HOME", str(home))
     monkeypatch.setenv("ASSAY_FSYNC", "never")
+    forget_secrets()  # a key one test registered must not mask another test's text
     yield home
+    forget_secrets()
 
 
 def make_run(home: Path, topic: str = "Sample topic", *, torn_log: bool = False) -> Path:

@@ -387,6 +387,11 @@ def test_runner_dispatches_research_and_ask(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_runner_starts_a_real_research_run(isolated_home: Path) -> None:
     pytest.importorskip("assay.protocols.research")
+    from assay.gather.index import Document, LocalIndex
+
+    with LocalIndex(isolated_home / "index.sqlite") as index:  # a search must succeed
+        text = "Water boils at 100 degrees Celsius at sea level."
+        index.add_documents([Document("w", "Water", text, None, None, "text/plain")])
     start, why_not = tui_cmd.research_runner(load_settings())
     assert start is not None, why_not
     run_id = asyncio.run(start("research", "boiling point of water"))

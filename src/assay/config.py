@@ -9,7 +9,9 @@ Nested sections are set from the environment with a double underscore, for examp
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 import tomllib
 from contextvars import ContextVar
 from pathlib import Path
@@ -38,27 +40,53 @@ def default_home() -> Path:
     return Path(platformdirs.user_data_dir("assay"))
 
 
+_HOUR = 3600.0
+_HOST_LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)", re.IGNORECASE)
+
+
+def _is_host_or_network(entry: str) -> bool:
+    """An allow-list entry: an IP or CIDR (IPv6 bracketed or not), or a (wildcard) name."""
+    bare = entry.strip()
+    if bare.startswith("[") and bare.endswith("]"):
+        bare = bare[1:-1]
+    try:
+        ipaddress.ip_network(bare, strict=False)
+    except ValueError:
+        pass
+    else:
+        return True
+    name = bare.removeprefix("*.").removeprefix(".").rstrip(".")
+    labels = name.split(".")
+    if not name or len(name) > 253 or all(label.isdigit() for label in labels):
+        return False  # all-numeric yet not an address: a mistyped IP (300.1.1.1)
+    return all(_HOST_LABEL.fullmatch(label) for label in labels)
+
+
 class FetchSettings(BaseModel):
     """The fetcher's policy knobs; the defaults are the spec's rules."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     enabled: bool = Field(True, description="false: no web fetching at all (local sources only)")
     min_domain_interval: float = Field(
-        1.0, ge=1.0, description="seconds between requests to one domain"
+        1.0, ge=1.0, le=_HOUR, description="seconds between requests to one domain"
     )
     max_concurrency: int = Field(8, ge=1, le=64)
-    max_bytes: int = Field(1_000_000, ge=1024, description="cap per source, raw and decoded")
+    max_bytes: int = Field(
+        1_000_000, ge=1024, le=1_000_000_000, description="cap per source, raw and decoded"
+    )
     max_redirects: int = Field(5, ge=0, le=10)
-    connect_timeout: float = Field(10.0, gt=0)
-    read_timeout: float = Field(20.0, gt=0)
-    total_timeout: float = Field(60.0, gt=0)
+    connect_timeout: float = Field(10.0, gt=0, le=_HOUR)
+    read_timeout: float = Field(20.0, gt=0, le=_HOUR)
+    total_timeout: float = Field(60.0, gt=0, le=_HOUR)
     retries: int = Field(2, ge=0, le=5)
-    max_retry_after: float = Field(30.0, ge=0)
+    max_retry_after: float = Field(30.0, ge=0, le=_HOUR)
     accept_pdf: bool = True
-    source_token_cap: int = Field(15_000, ge=100)
-    run_token_cap: int = Field(50_000, ge=100)
-    cache_ttl: float = Field(86_400.0, ge=0, description="seconds a cached page is fresh")
+    source_token_cap: int = Field(15_000, ge=100, le=10_000_000)
+    run_token_cap: int = Field(50_000, ge=100, le=100_000_000)
+    cache_ttl: float = Field(
+        86_400.0, ge=0, le=365 * 86_400, description="seconds a cached page is fresh"
+    )
 
 
 class Settings(BaseSettings):
@@ -69,6 +97,7 @@ class Settings(BaseSettings):
         env_nested_delimiter="__",
         extra="forbid",
         frozen=True,
+        allow_inf_nan=False,
     )
 
     home: Path = Field(default_factory=default_home)
@@ -96,7 +125,9 @@ class Settings(BaseSettings):
     model_price_output: float | None = Field(None, ge=0, description="USD per 1M output tokens")
     allow_hosts: list[str] = Field(default_factory=list)
     budget_tokens: int | None = Field(None, ge=1)
-    budget_time: float | None = Field(None, gt=0, description="seconds of wall time")
+    budget_time: float | None = Field(
+        None, gt=0, le=30 * 86_400, description="seconds of wall time"
+    )
     budget_model_calls: int | None = Field(None, ge=1)
     budget_fetches: int | None = Field(None, ge=1)
     fsync: Literal["always", "never"] = "always"
@@ -119,6 +150,17 @@ class Settings(BaseSettings):
     def _split_hosts(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [h.strip() for h in value.split(",") if h.strip()]
+        return value
+
+    @field_validator("allow_hosts")
+    @classmethod
+    def _hosts_parse(cls, value: list[str]) -> list[str]:
+        for entry in value:
+            if not _is_host_or_network(entry):
+                raise ValueError(
+                    f"{entry!r} is not a host name, an IP address or a CIDR network "
+                    "(e.g. 127.0.0.1, 10.0.0.0/8, ::1, lab.test, *.lab.test)"
+                )
         return value
 
     @classmethod

@@ -69,13 +69,18 @@ class PlanWritten(Event):
 
 
 class ToolSearch(Event):
-    """A webSearch call: the queries fired concurrently and how many results came back."""
+    """A webSearch call: the queries fired concurrently and how many results came back.
+
+    ``results`` lists what was offered (title and URL, in order), so a resumed run reads
+    on from the same results instead of searching again.
+    """
 
     type: ClassVar[str] = "tool.search"
     queries: list[str]
     result_count: int
     provider: str | None = None
     errors: dict[str, str] | None = None
+    results: list[dict[str, str]] | None = None
 
 
 class ToolOpenUrl(Event):

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from assay.errors import ConfigError, MissingKeyError
+from assay.redact import MIN_SECRET_LENGTH, register_secrets
 from assay.store.atomic import atomic_write_text
 
 KEYS_FILE = "keys.json"
-_MIN_SECRET_LENGTH = 6  # shorter values are too common to scrub from text safely
 
 
 class KeyStore:
@@ -45,17 +45,31 @@ class KeyStore:
             raise ConfigError("a key needs a name and a non-empty value")
         stored = self._stored()
         stored[name] = value
-        atomic_write_text(self.path, json.dumps(stored, indent=2) + "\n", mode=0o600)
+        register_secrets([value])
+        self._write(stored)
 
     def remove(self, name: str) -> bool:
         stored = self._stored()
         if stored.pop(name, None) is None:
             return False
-        atomic_write_text(self.path, json.dumps(stored, indent=2) + "\n", mode=0o600)
+        self._write(stored)
         return True
 
+    def _write(self, stored: dict[str, str]) -> None:
+        text = json.dumps(stored, indent=2) + "\n"
+        atomic_write_text(self.path, text, mode=0o600, secret=True)
+
     def get(self, variable: str, explicit: str | None = None) -> str | None:
-        """The key named ``variable`` (e.g. BRAVE_API_KEY), or None when it is set nowhere."""
+        """The key named ``variable`` (e.g. BRAVE_API_KEY), or None when it is set nowhere.
+
+        A key found is registered for redaction, so no file or message can show it.
+        """
+        value = self._find(variable, explicit)
+        if value:
+            register_secrets([value])
+        return value
+
+    def _find(self, variable: str, explicit: str | None) -> str | None:
         if explicit:
             return explicit
         stored = self._stored().get(variable)
@@ -81,7 +95,9 @@ class KeyStore:
             except ConfigError:
                 continue
         values.update(v for k, v in os.environ.items() if _looks_like_key_variable(k) and v)
-        return {v for v in values if len(v) >= _MIN_SECRET_LENGTH}
+        found = {v for v in values if len(v) >= MIN_SECRET_LENGTH}
+        register_secrets(found)
+        return found
 
 
 def _looks_like_key_variable(name: str) -> bool:

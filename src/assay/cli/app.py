@@ -27,7 +27,7 @@ from assay.cli import (
 )
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
-from assay.cli.output import err_console
+from assay.cli.output import err_console, plain, print_error
 from assay.errors import AssayError, RunCancelled
 
 
@@ -40,13 +40,24 @@ class _ErrorMappingGroup(TyperGroup):
         except AssayError as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True)
+            print_error(exc)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            err_console.print("interrupted", highlight=False)
+            _print_interrupted()
             raise typer.Exit(RunCancelled.exit_code) from None
+
+
+def _print_interrupted() -> None:
+    from assay.protocols.runner import interrupted_run_ids  # loaded only after a run
+
+    runs = interrupted_run_ids()
+    if not runs:
+        err_console.print("interrupted", highlight=False)
+    for run_id in runs:
+        err_console.print(plain(f"interrupted: run {run_id}"), markup=False, highlight=False)
+        err_console.print(plain(f"resume with: assay resume {run_id}"), markup=False)
 
 
 app = typer.Typer(

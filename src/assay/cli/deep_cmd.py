@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
-from assay.cli.output import console, err_console, print_json
+from assay.cli.output import console, err_console, plain, print_json
 from assay.protocols.deep import deep_research_async
 
 
@@ -33,9 +33,9 @@ def deep(
     def echo(line: str) -> None:
         if options.json:
             if not options.quiet:
-                err_console.print(line, markup=False, highlight=False, soft_wrap=True)
+                err_console.print(plain(line), markup=False, highlight=False, soft_wrap=True)
         else:
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
+            console.print(plain(line), markup=False, highlight=False, soft_wrap=True)
 
     result = asyncio.run(
         deep_research_async(

@@ -44,6 +44,8 @@ def add(paths: PathsArg, home: HomeOpt = None, json: JsonOpt = False) -> None:
         return
     for _, reason in report.skipped:
         typer.echo(f"skipped {reason}", err=True)
+    for note in report.notes:
+        typer.echo(f"warning: {note}", err=True)
     typer.echo(f"indexed {report.documents} documents from {report.files} files into {path}")
 
 

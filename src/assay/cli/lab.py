@@ -6,6 +6,7 @@ import signal
 import threading
 from pathlib import Path
 from typing import Annotated
+from urllib.parse import urlsplit
 
 import typer
 
@@ -68,6 +69,7 @@ def serve(
             for number, (site, pages) in enumerate(zip(lab.sites, lab.site_pages, strict=True), 1):
                 typer.echo(f"lab: site {number} {site} ({len(pages)} pages)")
             typer.echo(f"lab: search: {lab.search_url}")
+            typer.echo(f"lab: use: {_search_flags(lab.sites[0])}")
             if not no_faults:
                 typer.echo(f"lab: faults: {lab.sites[0]}/fault/{{slow,429,500,redirect-loop,...}}")
             typer.echo("lab: serving; press Ctrl-C to stop", err=True)
@@ -77,3 +79,10 @@ def serve(
     finally:
         if on_main:
             signal.signal(signal.SIGTERM, previous)
+
+
+def _search_flags(site: str) -> str:
+    """The exact flags that point a research command at the lab's search and pages."""
+    host = urlsplit(site).hostname or ""
+    allow = "127.0.0.0/8" if host.startswith("127.") else host
+    return f"--search searxng --searxng-url {site} --allow-host {allow}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, TypeVar, cast
@@ -70,17 +70,20 @@ class CommonOptions:
     json: bool = False
     quiet: bool = False
 
-    def settings(self) -> Settings:
-        return load_settings(
-            home=self.home,
-            search=self.search,
-            searxng_url=self.searxng_url,
-            model=self.model,
-            base_url=self.base_url,
-            allow_hosts=self.allow_hosts or None,
-            budget_tokens=self.budget_tokens,
-            budget_time=self.budget_time,
-        )
+    def settings(self, recorded: Mapping[str, Any] | None = None) -> Settings:
+        """The effective settings; ``recorded`` (a resumed run's) wins over all but flags."""
+        flags = {
+            "home": self.home,
+            "search": self.search,
+            "searxng_url": self.searxng_url,
+            "model": self.model,
+            "base_url": self.base_url,
+            "allow_hosts": self.allow_hosts or None,
+            "budget_tokens": self.budget_tokens,
+            "budget_time": self.budget_time,
+        }
+        given = {name: value for name, value in flags.items() if value is not None}
+        return load_settings(**{**(recorded or {}), **given})
 
 
 _COMMON: tuple[tuple[str, Any, object], ...] = (

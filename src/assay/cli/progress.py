@@ -13,7 +13,7 @@ from typing import Any
 from rich.live import Live
 from rich.text import Text
 
-from assay.cli.output import err_console
+from assay.cli.output import err_console, plain
 from assay.store.eventlog import Listener
 from assay.timeline import describe
 
@@ -42,16 +42,23 @@ class Progress:
         elif kind == "claim.created":
             self.claims += 1
         if kind in ("phase.finished", "warning", "error", "tool.request_full_research"):
-            self.live.console.print(describe(record).text, style="dim", markup=False)
-        self.last = describe(record).text
+            self.live.console.print(plain(describe(record).text), style="dim", markup=False)
+        self.last = plain(describe(record).text)
         self.live.update(self.render())
 
 
 @contextmanager
 def progress(enabled: bool) -> Iterator[Listener | None]:
     if not enabled or not err_console.is_terminal:
-        yield None
+        yield print_search_warnings
         return
     display = Progress()
     with display.live:
         yield display
+
+
+def print_search_warnings(record: dict[str, Any]) -> None:
+    """Without a live display, still tell the user that some searches failed."""
+    data = record.get("data") or {}
+    if record.get("type") == "warning" and data.get("code") == "search_partial":
+        err_console.print(plain(f"warning: {data.get('message')}"), markup=False, soft_wrap=True)

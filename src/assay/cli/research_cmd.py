@@ -10,12 +10,15 @@ from typing import Annotated, Any
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
-from assay.cli.output import console, err_console, print_json
+from assay.cli.output import console, err_console, print_json, shown
 from assay.cli.progress import progress
 from assay.errors import BudgetExhausted
 from assay.protocols.research import ResearchResult, ask_async, research_async, resume_async
 from assay.store.eventlog import Listener
+from assay.store.runs import RunStore
 
+RESUMED_SETTINGS = ("search", "searxng_url", "max_results", "allow_hosts", "model", "base_url",
+                    "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch")  # fmt: skip
 TopicArg = Annotated[str, typer.Argument(help="The question or topic.")]
 
 
@@ -24,8 +27,8 @@ def _report(result: ResearchResult, as_json: bool) -> None:
         print_json(result.to_json())
         return
     if result.escalated_from:
-        err_console.print(f"escalated from {result.escalated_from} to full research")
-    console.print(f"[bold]Answer:[/] {result.answer or '(none found)'}", highlight=False)
+        err_console.print(f"escalated from {shown(result.escalated_from)} to full research")
+    console.print(f"[bold]Answer:[/] {shown(result.answer or '(none found)')}", highlight=False)
     counts = ", ".join(f"{n} {s}" for s, n in result.claims.items() if n) or "no claims"
     console.print(f"claims: {counts}; sources: {len(result.sources)}; engine: {result.engine}")
     console.print(f"report: {result.report}", markup=False, highlight=False, soft_wrap=True)
@@ -82,6 +85,10 @@ def resume(
     run_id: Annotated[str, typer.Argument(help="The interrupted run (a unique id prefix).")],
     options: CommonOptions,
 ) -> None:
-    """Continue an interrupted run from its files, without repeating recorded work."""
-    settings = options.settings()
-    _drive(options, lambda listener: resume_async(run_id, settings=settings))
+    """Continue an interrupted run from its files, without repeating recorded work.
+
+    The run goes on with the search, model and fetch settings it started with; a flag
+    given here wins."""
+    recorded = RunStore(options.settings().home).open(run_id).info.config
+    settings = options.settings({k: recorded[k] for k in RESUMED_SETTINGS if k in recorded})
+    _drive(options, lambda listener: resume_async(run_id, settings=settings, listener=listener))

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from assay.cli.options import CommonOptions, HomeOpt, JsonOpt
-from assay.cli.output import console, err_console, print_json
+from assay.cli.output import console, err_console, plain, print_json, shown
 from assay.protocols.synth.matrix import VERDICTS, parse_fact_checks
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunInfo, RunStore
@@ -70,12 +70,12 @@ def runs(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
         duration = row["duration_s"]
         table.add_row(
             row["started"][:19].replace("T", " "),
-            row["topic"][:50],
-            row["protocol"],
+            shown(row["topic"][:50]),
+            shown(row["protocol"]),
             row["status"],
             f"{row['claims_verified']}/{row['claims_total']}",
             "-" if duration is None else f"{duration:.1f}s",
-            row["id"],
+            shown(row["id"]),
         )
     console.print(table)
 
@@ -102,7 +102,8 @@ def show(
         )
         return
     console.print(
-        f"[bold]{run.info.topic}[/]  ({run.info.protocol}, {run.info.effective_status()})  {run.id}"
+        f"[bold]{shown(run.info.topic)}[/]  ({shown(run.info.protocol)},"
+        f" {run.info.effective_status()})  {shown(run.id)}"
     )
     last_seq = _print_records(read.records, -1)
     if follow:
@@ -121,7 +122,8 @@ def _print_verdict_matrix(run: Run) -> None:
     table = Table("checker → author", *VERDICTS, "blocked", title="verdict matrix")
     for check in checks:
         counts = [str(check.counts[v]) for v in VERDICTS]
-        table.add_row(f"{check.checker} → {check.author}", *counts, check.blocked or "")
+        pair = shown(f"{check.checker} → {check.author}")
+        table.add_row(pair, *counts, shown(check.blocked or ""))
     console.print(table)
 
 
@@ -133,8 +135,8 @@ def _print_records(records: list[dict[str, Any]], after_seq: int) -> int:
             continue
         style = _LEVEL_STYLE[entry.level]
         clock = entry.ts[11:19]
-        console.print(f"[dim]{clock}[/] [bold]{entry.kind:<15}[/] ", end="")
-        console.print(entry.text, style=style, markup=False)
+        console.print(f"[dim]{clock}[/] [bold]{shown(entry.kind):<15}[/] ", end="")
+        console.print(plain(entry.text), style=style, markup=False)
         last = max(last, entry.seq)
     return last
 

@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
-from assay.cli.output import console, err_console, print_json
+from assay.cli.output import console, err_console, plain, print_json, shown
 from assay.cli.progress import progress
 from assay.errors import BadInputError
 from assay.protocols.synth import SynthResult, Timeouts, roster_from_flags, synth_async
@@ -21,14 +21,18 @@ from assay.protocols.synth import SynthResult, Timeouts, roster_from_flags, synt
 
 def _print(result: SynthResult) -> None:
     reason = (result.reason or "").removeprefix(result.signal).strip()
-    console.print(f"[bold]{result.signal}[/] {reason}", highlight=False)
+    console.print(
+        f"[bold]{shown(result.signal)}[/] {shown(reason)}", highlight=False, soft_wrap=True
+    )
     searchers = ", ".join(result.searchers) or "none"
-    console.print(f"searchers: {searchers}; chief author: {result.chief_author or 'none'}")
+    chief = result.chief_author or "none"
+    console.print(f"searchers: {searchers}; chief author: {chief}", markup=False)
     for pair, counts in result.matrix.items():
-        console.print(f"  {pair}: " + ", ".join(f"{n} {v}" for v, n in counts.items()))
+        tally = ", ".join(f"{n} {v}" for v, n in counts.items())
+        console.print(plain(f"  {pair}: {tally}"), markup=False)
     for where, why in result.blocked.items():
-        err_console.print(f"[BLOCK] {where}: {why}", markup=False)
-    console.print(f"output: {result.output}", markup=False, highlight=False, soft_wrap=True)
+        err_console.print(plain(f"[BLOCK] {where}: {why}"), markup=False)
+    console.print(plain(f"output: {result.output}"), markup=False, highlight=False, soft_wrap=True)
 
 
 @with_common_options

@@ -9,7 +9,7 @@ from rich.table import Table
 
 from assay.claims.recheck import recheck_run
 from assay.cli.options import CommonOptions, HomeOpt, JsonOpt
-from assay.cli.output import console, err_console, print_json
+from assay.cli.output import console, err_console, print_json, shown
 from assay.errors import IntegrityError
 from assay.events import ClaimVerified
 from assay.keys import KeyStore
@@ -63,24 +63,23 @@ def verify(
             checks = " ".join(f"{_MARK[c.passed]}{c.name}" for c in item.checks)
             style = "red" if item.failed else ""
             table.add_row(
-                item.claim_id,
-                item.recorded,
-                item.presented or "-",
-                item.rederived,
-                checks,
-                item.reason,
+                shown(item.claim_id),
+                shown(item.recorded),
+                shown(item.presented or "-"),
+                shown(item.rederived),
+                shown(checks),
+                shown(item.reason),
                 style=style,
             )
         console.print(table)
         for warning in result.warnings:
-            err_console.print(f"[yellow]warning:[/] {warning}")
+            err_console.print(f"[yellow]warning:[/] {shown(warning)}")
         for failure in result.failures:
-            err_console.print(f"[red]fail:[/] {failure}", markup=True, highlight=False)
+            err_console.print(f"[red]fail:[/] {shown(failure)}", highlight=False)
     if not result.ok:
         raise IntegrityError(
             f"{run.id}: {len(result.failures)} check(s) failed; first: {result.failures[0]}"
         )
     if not as_json:
-        console.print(
-            f"{run.id}: every claim presented as verified holds ({len(result.claims)} claims)"
-        )
+        count = len(result.claims)
+        console.print(f"{shown(run.id)}: every claim presented as verified holds ({count} claims)")

@@ -16,7 +16,7 @@ from typing import Annotated
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
-from assay.cli.output import print_json
+from assay.cli.output import plain, print_json
 from assay.cli.progress import progress
 from assay.errors import BudgetExhausted, RunError
 from assay.protocols.web_research import WebResearchRequest, run_web_research
@@ -65,16 +65,16 @@ def web_research(
             if isinstance(output, str)
             else json.dumps(output, indent=2, ensure_ascii=False) + "\n"
         )
-        sys.stdout.write(text)
+        sys.stdout.write(plain(text))
         sys.stdout.flush()
         if request.output_format == "structured" and result.status == "done":
             sys.stderr.write(f"json: {result.run_dir / REPORT_JSON_FILE}\n")
         sys.stderr.write(f"report: {result.report_path}\n")
     if result.status == "partial":
         if not options.json:
-            sys.stderr.write(f"partial: {result.reason}\n")
+            sys.stderr.write(plain(f"partial: {result.reason}") + "\n")
         raise typer.Exit(BudgetExhausted.exit_code)
     if result.status == "no_sources":
         if not options.json:
-            sys.stderr.write(f"error: {result.reason}\n")
+            sys.stderr.write(plain(f"error: {result.reason}") + "\n")
         raise typer.Exit(RunError.exit_code)

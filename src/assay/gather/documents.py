@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from assay.controls import strip_controls
 from assay.errors import BadInputError, FetchError
 
 CONTENT_TYPES: dict[str, str] = {
@@ -43,6 +44,11 @@ class Document:
     url: str | None = None
     source_path: str | None = None
     content_type: str = "text/plain"
+
+    def __post_init__(self) -> None:
+        # A file's control characters never reach the index (nor, later, a terminal).
+        object.__setattr__(self, "title", strip_controls(self.title))
+        object.__setattr__(self, "text", strip_controls(self.text))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -72,8 +78,12 @@ def iter_files(paths: Sequence[Path]) -> Iterator[Path]:
             yield path
 
 
-def read_file(path: Path) -> list[Document]:
-    """The documents in one file; a file that cannot be read is a BadInputError."""
+def read_file(path: Path, *, problems: list[str] | None = None) -> list[Document]:
+    """The documents in one file; a file that cannot be read is a BadInputError.
+
+    A JSONL line that is not a JSON value is skipped and named, with its line number, in
+    ``problems``; the file's other records are kept (without a list, such a line raises).
+    """
     suffix = path.suffix.lower()
     content_type = CONTENT_TYPES.get(suffix)
     if content_type is None:
@@ -87,7 +97,7 @@ def read_file(path: Path) -> list[Document]:
     except OSError as exc:
         raise BadInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if suffix in {".json", ".jsonl"}:
-        records = _json_records(raw, path, lines=suffix == ".jsonl")
+        records = _json_records(raw, path, lines=suffix == ".jsonl", problems=problems)
         return records_to_documents(records, source=source, content_type=content_type)
     if content_type == "text/html":
         title, text = html_to_text(raw, None)
@@ -148,14 +158,25 @@ def _join_text(value: Any) -> str:
     return ""
 
 
-def _json_records(raw: str, path: Path, *, lines: bool) -> list[tuple[str, str, str | None]]:
-    try:
-        if lines:
-            data: Any = [json.loads(line) for line in raw.splitlines() if line.strip()]
-        else:
-            data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise BadInputError(f"{path}: not valid JSON: {exc}") from None
+def _json_records(
+    raw: str, path: Path, *, lines: bool, problems: list[str] | None
+) -> list[tuple[str, str, str | None]]:
+    if not lines:
+        try:
+            return parse_records(json.loads(raw))
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise BadInputError(f"{path}: not valid JSON: {exc}") from None
+    data: list[Any] = []
+    for number, line in enumerate(raw.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            data.append(json.loads(line))
+        except (json.JSONDecodeError, RecursionError) as exc:
+            message = f"{path}: line {number} is not valid JSON ({exc}); skipped"
+            if problems is None:
+                raise BadInputError(message) from None
+            problems.append(message)
     return parse_records(data)
 
 

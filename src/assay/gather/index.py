@@ -1,5 +1,11 @@
 """The local full-text index: an SQLite FTS5 table of the user's documents.
 
+Each document is stored whole (``docs``: what ``get`` returns and ``index://`` URLs read)
+and searched as passages of at most ``PASSAGE_CHARS`` characters (``passages``), so no
+search reads a huge row: a document's rank is its best passage's, and its snippet comes
+from that passage. A search can be stopped from another thread (``cancel``) and ends at
+its ``deadline``; a document over ``MAX_DOCUMENT_CHARS`` is cut there, and the add says so.
+
 Ranking is FTS5's bm25 (title weighted above body). Any user query is safe: it is cut into
 word tokens, each token is quoted as an FTS5 string and the tokens are OR-ed, so no input
 can be read as FTS5 syntax. ``LocalIndex(":memory:")`` keeps the index in memory (the lab
@@ -11,19 +17,23 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
+import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Self
 
-from assay.errors import BadInputError
+from assay.errors import BadInputError, ProviderError
 from assay.gather.documents import Document, iter_files, read_file
+from assay.gather.passages import split_passages
 
 __all__ = ["AddReport", "Document", "IndexHit", "IndexStats", "LocalIndex", "fts_query"]
 
 INDEX_FILE = "index.sqlite"
 MEMORY = ":memory:"
 MAX_QUERY_TOKENS = 64
+MAX_DOCUMENT_CHARS = 50_000_000
+_PROGRESS_STEPS = 1_000  # SQLite VM steps between checks of the deadline and cancel flag
 _TOKEN = re.compile(r"\w+")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
@@ -36,31 +46,46 @@ CREATE TABLE IF NOT EXISTS docs (
     content_type TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS docs_source ON docs(source_path);
-CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
-    title, text, content='docs', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+CREATE TABLE IF NOT EXISTS passages (
+    id INTEGER PRIMARY KEY,
+    doc INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL
 );
-CREATE TRIGGER IF NOT EXISTS docs_ai AFTER INSERT ON docs BEGIN
-    INSERT INTO docs_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
+CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc);
+CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(
+    title, text, content='passages', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS passages_ai AFTER INSERT ON passages BEGIN
+    INSERT INTO passages_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
 END;
-CREATE TRIGGER IF NOT EXISTS docs_ad AFTER DELETE ON docs BEGIN
-    INSERT INTO docs_fts(docs_fts, rowid, title, text)
+CREATE TRIGGER IF NOT EXISTS passages_ad AFTER DELETE ON passages BEGIN
+    INSERT INTO passages_fts(passages_fts, rowid, title, text)
         VALUES ('delete', old.id, old.title, old.text);
 END;
-CREATE TRIGGER IF NOT EXISTS docs_au AFTER UPDATE ON docs BEGIN
-    INSERT INTO docs_fts(docs_fts, rowid, title, text)
-        VALUES ('delete', old.id, old.title, old.text);
-    INSERT INTO docs_fts(rowid, title, text) VALUES (new.id, new.title, new.text);
+CREATE TRIGGER IF NOT EXISTS docs_passages_ad AFTER DELETE ON docs BEGIN
+    DELETE FROM passages WHERE doc = old.id;
 END;
 """
-_UPSERT = """
+# Indexes written before passages searched whole documents through these; they go on open.
+_OLD_SCHEMA = """
+DROP TRIGGER IF EXISTS docs_ai;
+DROP TRIGGER IF EXISTS docs_ad;
+DROP TRIGGER IF EXISTS docs_au;
+DROP TABLE IF EXISTS docs_fts;
+"""
+_INSERT = """
 INSERT INTO docs (doc_id, title, text, url, source_path, content_type) VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT(doc_id) DO UPDATE SET title = excluded.title, text = excluded.text,
-    url = excluded.url, source_path = excluded.source_path, content_type = excluded.content_type
 """
-_SEARCH = """
-SELECT d.doc_id, d.title, d.url, snippet(docs_fts, 1, '', '', '…', 32), bm25(docs_fts, 4.0, 1.0)
-FROM docs_fts JOIN docs AS d ON d.id = docs_fts.rowid
-WHERE docs_fts MATCH ? ORDER BY bm25(docs_fts, 4.0, 1.0) LIMIT ?
+# Every matching passage's rank (cheap: no snippet); the best passage of each doc wins.
+_MATCH = """
+SELECT p.doc, passages_fts.rowid, bm25(passages_fts, 4.0, 1.0) AS rank
+FROM passages_fts JOIN passages AS p ON p.id = passages_fts.rowid
+WHERE passages_fts MATCH ? ORDER BY rank
+"""
+_SNIPPET = """
+SELECT rowid, snippet(passages_fts, 1, '', '', '…', 32) FROM passages_fts
+WHERE passages_fts MATCH ? AND rowid = ?
 """
 _COLUMNS = "doc_id, title, text, url, source_path, content_type"
 
@@ -86,9 +111,16 @@ class AddReport:
     files: int = 0
     documents: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What was kept only in part: a document cut at the size cap, a bad JSONL line."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"files": self.files, "documents": self.documents, "skipped": self.skipped}
+        return {
+            "files": self.files,
+            "documents": self.documents,
+            "skipped": self.skipped,
+            "notes": self.notes,
+        }
 
 
 @dataclass(frozen=True)
@@ -132,10 +164,20 @@ class LocalIndex:
             if not self._memory:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise BadInputError(f"{self.path}: not a usable index: {exc}") from None
+
+    def _migrate(self) -> None:
+        """Create the schema; an index from before passages gets its passages built once."""
+        old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'docs_fts'").fetchone()
+        self._db.executescript(_OLD_SCHEMA + _SCHEMA)
+        if old:
+            rows = self._db.execute("SELECT id, title, text FROM docs").fetchall()
+            with self._transaction():
+                for rowid, title, text in rows:
+                    self._insert_passages(rowid, title, text)
 
     def close(self) -> None:
         with self._lock:
@@ -149,10 +191,10 @@ class LocalIndex:
 
     def add_documents(self, docs: Iterable[Document]) -> int:
         """Insert or replace documents by doc id, in one transaction; returns how many."""
-        rows = [(d.doc_id, d.title, d.text, d.url, d.source_path, d.content_type) for d in docs]
+        listed = list(docs)
         with self._lock, self._transaction():
-            self._db.executemany(_UPSERT, rows)
-        return len(rows)
+            self._store(listed)
+        return len(listed)
 
     def add_paths(self, paths: Sequence[Path]) -> AddReport:
         """Read files and folders (recursively) and store their documents in one transaction.
@@ -160,33 +202,87 @@ class LocalIndex:
         Re-adding a file replaces its documents. Unreadable files are skipped, not fatal;
         a path that does not exist is a BadInputError and nothing is stored.
         """
-        files, docs, skipped = 0, [], []
+        files, docs, skipped, notes = 0, list[Document](), [], list[str]()
         for path in list(iter_files(paths)):
             try:
-                found = read_file(path)
+                found = read_file(path, problems=notes)
             except BadInputError as exc:
                 skipped.append((str(path), exc.message))
                 continue
             files += 1
-            docs.extend(found)
+            docs.extend(_capped(doc, notes) for doc in found)
         sources = sorted({d.source_path for d in docs if d.source_path})
-        rows = [(d.doc_id, d.title, d.text, d.url, d.source_path, d.content_type) for d in docs]
         with self._lock, self._transaction():
             self._db.executemany("DELETE FROM docs WHERE source_path = ?", [(s,) for s in sources])
-            self._db.executemany(_UPSERT, rows)
-        return AddReport(files=files, documents=len(rows), skipped=skipped)
+            self._store(docs)
+        return AddReport(files=files, documents=len(docs), skipped=skipped, notes=notes)
 
-    def search(self, query: str, limit: int = 10) -> list[IndexHit]:
-        """The best ``limit`` documents for ``query`` by bm25; no hits for an empty query."""
+    def _store(self, docs: Sequence[Document]) -> None:
+        """Insert or replace each document by doc id, with its passages (in a transaction)."""
+        for doc in docs:
+            self._db.execute("DELETE FROM docs WHERE doc_id = ?", (doc.doc_id,))
+            cursor = self._db.execute(
+                _INSERT, (doc.doc_id, doc.title, doc.text, doc.url, doc.source_path,
+                          doc.content_type),
+            )  # fmt: skip
+            assert cursor.lastrowid is not None
+            self._insert_passages(cursor.lastrowid, doc.title, doc.text)
+
+    def _insert_passages(self, rowid: int, title: str, text: str) -> None:
+        self._db.executemany(
+            "INSERT INTO passages (doc, title, text) VALUES (?, ?, ?)",
+            [(rowid, title, passage) for passage in split_passages(text)],
+        )
+
+    def search(
+        self,
+        query: str,
+        limit: int = 10,
+        *,
+        deadline: float | None = None,
+        cancel: threading.Event | None = None,
+    ) -> list[IndexHit]:
+        """The best ``limit`` documents for ``query`` by bm25; no hits for an empty query.
+
+        ``deadline`` (a ``time.monotonic()`` instant) and ``cancel`` stop a search that is
+        still running: it raises ProviderError instead of holding its thread.
+        """
         expression = fts_query(query)
         if not expression or limit <= 0:
             return []
+
+        def stop() -> int:
+            late = deadline is not None and time.monotonic() > deadline
+            return int(late or (cancel is not None and cancel.is_set()))
+
         with self._lock:
-            rows = self._db.execute(_SEARCH, (expression, limit)).fetchall()
-        return [
-            IndexHit(doc_id, title, url or index_url(doc_id), " ".join(snippet.split()), -rank)
-            for doc_id, title, url, snippet, rank in rows
-        ]
+            self._db.set_progress_handler(stop, _PROGRESS_STEPS)
+            try:
+                return self._best(expression, limit)
+            except sqlite3.OperationalError as exc:
+                if "interrupted" not in str(exc):
+                    raise
+                cancelled = cancel is not None and cancel.is_set()
+                why = "was cancelled" if cancelled else "ran out of time"
+                raise ProviderError(f"local index: the search for {query[:60]!r} {why}") from None
+            finally:
+                self._db.set_progress_handler(None, 0)
+
+    def _best(self, expression: str, limit: int) -> list[IndexHit]:
+        best: dict[int, tuple[int, float]] = {}
+        for doc, passage, rank in self._db.execute(_MATCH, (expression,)):
+            best.setdefault(doc, (passage, rank))
+            if len(best) >= limit:
+                break
+        hits = []
+        for doc, (passage, rank) in best.items():
+            doc_id, title, url = self._db.execute(
+                "SELECT doc_id, title, url FROM docs WHERE id = ?", (doc,)
+            ).fetchone()
+            row = self._db.execute(_SNIPPET, (expression, passage)).fetchone()
+            snippet = " ".join(row[1].split()) if row else ""
+            hits.append(IndexHit(doc_id, title, url or index_url(doc_id), snippet, -rank))
+        return hits
 
     def get(self, doc_id: str) -> Document | None:
         with self._lock:
@@ -246,3 +342,14 @@ class _Transaction:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+
+
+def _capped(doc: Document, notes: list[str]) -> Document:
+    if len(doc.text) <= MAX_DOCUMENT_CHARS:
+        return doc
+    where = doc.source_path or doc.doc_id
+    notes.append(
+        f"{where}: {doc.title!r} has {len(doc.text):,} characters; "
+        f"indexed the first {MAX_DOCUMENT_CHARS:,}"
+    )
+    return replace(doc, text=doc.text[:MAX_DOCUMENT_CHARS])

@@ -94,6 +94,7 @@ class GatherSession:
                 result_count=outcome.result_count,
                 provider=self.provider.name,
                 errors=outcome.errors or None,
+                results=[{"title": r.title, "url": r.url} for r in outcome.results] or None,
             )
         )
         return outcome

@@ -7,6 +7,7 @@ always lands on the same sites in balanced shares; each gets a slug unique withi
 from __future__ import annotations
 
 import hashlib
+import logging
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
@@ -18,6 +19,7 @@ from assay.gather.index import LocalIndex
 from assay.lab.pages import LabPage
 from assay.store.paths import slugify
 
+_log = logging.getLogger(__name__)
 _SQLITE_SUFFIXES = {".sqlite", ".sqlite3", ".db"}
 
 
@@ -67,12 +69,15 @@ def _read_path(path: Path) -> list[Document]:
         with LocalIndex(path) as index:
             return list(index.documents())
     docs: list[Document] = []
+    problems: list[str] = []
     for file in iter_files([path]):
         try:
-            docs.extend(read_file(file))
+            docs.extend(read_file(file, problems=problems))
         except BadInputError:
             if path.is_file():
                 raise
+    for problem in problems:
+        _log.warning("%s", problem)
     return docs
 
 
@@ -80,7 +85,7 @@ def _is_index(path: Path) -> bool:
     """Whether ``path`` holds an index, looked at read-only (nothing is created)."""
     try:
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-            row = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'docs_fts'").fetchone()
+            row = db.execute("SELECT 1 FROM sqlite_master WHERE name = 'docs'").fetchone()
     except sqlite3.DatabaseError:
         return False
     return row is not None

@@ -1,15 +1,22 @@
 """How every protocol run starts, is accounted for, and ends — always with a reason.
 
 ``RunContext`` holds what a protocol needs (the run, settings, keys, budget, usage meter,
-judge). ``execute`` runs a protocol's body inside it and guarantees the ending:
+judge). ``execute`` runs a protocol's body inside it and owns the ending, whatever the
+body raises:
 
     done         the body finished; its report is in place
-    done         a budget ran out: the ledger's claims become a partial report stating
+    done         a budget ran out (the time budget is a deadline: the body is cancelled
+                 when it passes): the ledger's claims become a partial report stating
                  the reason (exit code 3), nothing already recorded is lost
     interrupted  Ctrl-C or a cancellation: everything recorded stays; `assay resume` goes on
-    failed       a run error: recorded as an ``error`` event before it reaches the user
+    failed       any error — a run error, a user error found mid-run (a missing key, an
+                 unknown provider, a path outside the workspace), a bug — or a run in
+                 which searches were made and none answered (``NoSearchSucceeded``):
+                 recorded as an ``error`` event before it reaches the user
 
-Every ending is a ``run.finished`` event and the status in run.json.
+Every ending is a ``run.finished`` event and the status in run.json; a model the context
+built is closed. ``HandOver`` is the one exception that leaves the ending to the caller
+(``assay ask`` handing a question over to a full research run).
 """
 
 from __future__ import annotations
@@ -25,18 +32,31 @@ from assay.claims.extract import ClaimExtractor
 from assay.claims.judge import Judge
 from assay.claims.select import build_extractor, build_judge
 from assay.config import Settings
-from assay.errors import BudgetExhausted, RunCancelled, RunError
+from assay.errors import AssayError, BudgetExhausted, RunCancelled
 from assay.events import ErrorEvent, ReportUpdated, RunFinished, RunStarted, WarningEvent
 from assay.keys import KeyStore
 from assay.models import Model
 from assay.models.registry import model_from_settings
 from assay.models.usage import CallUsage, UsageMeter, UsageSummary
+from assay.protocols.searchwatch import SearchWatch
 from assay.report.claims_report import render_claims_report
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
 
 T = TypeVar("T")
+
+
+_interrupted: list[str] = []
+
+
+def interrupted_run_ids() -> list[str]:
+    """Runs this process ended as interrupted (the CLI names them after Ctrl-C)."""
+    return list(_interrupted)
+
+
+class HandOver(Exception):
+    """The body hands the question to another run; the caller ends this one."""
 
 
 @dataclass
@@ -51,11 +71,15 @@ class RunContext:
     model: Model | None = None
     judge: Judge = field(init=False)
     extractor: ClaimExtractor = field(init=False)
+    searches: SearchWatch = field(default_factory=SearchWatch)
+    owns_model: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.meter.add_listener(self._record_usage)
+        self.run.events.listeners.append(self.searches)
         if self.model is None:
             self.model = model_from_settings(self.settings, self.keys)
+            self.owns_model = self.model is not None
         self.judge = build_judge(self.model, budget=self.budget, meter=self.meter)
         self.extractor = build_extractor(self.model, budget=self.budget, meter=self.meter)
 
@@ -89,7 +113,11 @@ def start_run(
     for key, value in extra.items():
         setattr(run.info, key, value)
     run.save_info()
-    context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
+    try:
+        context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
+    except Exception as exc:  # e.g. an unknown model provider: the run still ends
+        _fail(run, exc)
+        raise
     run.events.emit(RunStarted(run_id=run.id, topic=topic, protocol=protocol))
     return context
 
@@ -102,7 +130,11 @@ def reopen_run(settings: Settings, run_id: str, *, model: Model | None = None) -
     run.info.reason = None
     run.info.finished_at = None
     run.save_info()
-    context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
+    try:
+        context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
+    except Exception as exc:
+        _fail(run, exc)
+        raise
     info = run.info
     run.events.emit(
         RunStarted(run_id=run.id, topic=info.topic, protocol=info.protocol, resumed=True)
@@ -126,22 +158,65 @@ async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
     """Run ``body`` and end the run as the module docstring says (errors are re-raised)."""
     run = context.run
     try:
-        result = await body()
+        result = await _within_time_budget(context, body)
+        failure = context.searches.failure()
+        if failure is not None:
+            raise failure
     except BudgetExhausted as exc:
         run.events.emit(WarningEvent(message=str(exc), code="budget"))
         write_partial_report(context, str(exc))
         exc.report = str(run.dir / REPORT_FILE)
         _finish(run, "done", f"partial: {exc}")
         raise
+    except HandOver:
+        raise
     except (asyncio.CancelledError, KeyboardInterrupt, RunCancelled):
-        _finish(run, "interrupted", "interrupted: resume with `assay resume`")
+        _finish(run, "interrupted", f"interrupted: resume with `assay resume {run.id}`")
+        _interrupted.append(run.id)
         raise
-    except RunError as exc:
-        run.events.emit(ErrorEvent(message=str(exc), kind=type(exc).__name__))
-        _finish(run, "failed", str(exc))
+    except Exception as exc:
+        _fail(run, exc)
         raise
+    finally:
+        await _close_model(context)
+    if warning := context.searches.warning():
+        run.events.emit(WarningEvent(message=warning, code="search_partial"))
     _finish(run, "done", None)
     return result
+
+
+async def _within_time_budget(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
+    """``body()``, cancelled when the time budget runs out (then BudgetExhausted).
+
+    Protocols check the budget between steps; this deadline also ends a step that is
+    still waiting (a slow page, a model, a search) when the time is up.
+    """
+    left = context.budget.remaining_time()
+    if left is None:
+        return await body()
+    deadline = asyncio.timeout(left)
+    try:
+        async with deadline:
+            return await body()
+    except TimeoutError:
+        if not deadline.expired():
+            raise
+        reason = context.budget.exhausted_reason() or "time budget exhausted"
+        raise BudgetExhausted(reason) from None
+
+
+async def _close_model(context: RunContext) -> None:
+    if context.owns_model and context.model is not None:
+        try:
+            await context.model.aclose()
+        except Exception as exc:  # closing must not hide how the run ended
+            context.run.events.emit(WarningEvent(message=f"closing the model: {exc}", code="model"))
+
+
+def _fail(run: Run, exc: BaseException) -> None:
+    message = str(exc) if isinstance(exc, AssayError) else f"{type(exc).__name__}: {exc}"
+    run.events.emit(ErrorEvent(message=message, kind=type(exc).__name__))
+    _finish(run, "failed", message)
 
 
 def _finish(run: Run, status: str, reason: str | None) -> None:

@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.redact import redact
+
 
 def dumps_line(record: dict[str, Any]) -> bytes:
-    """One record as one line of compact, key-sorted JSON (no raw newlines inside)."""
-    return (
-        json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n"
-    ).encode("utf-8")
+    """One record as one line of compact, key-sorted JSON, with known secrets masked."""
+    line = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return (redact(line) + "\n").encode("utf-8")
 
 
 def append_jsonl(path: Path, record: dict[str, Any], *, fsync: bool = True) -> None:

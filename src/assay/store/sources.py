@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from assay.redact import redact
 from assay.store.jsonl import append_jsonl, read_jsonl
 from assay.store.paths import safe_child, unique_name, url_slug
 
@@ -92,6 +93,7 @@ class SourceLedger:
         content_type: str,
         accessed_at: str,
     ) -> SourceRecord:
+        text = redact(text)  # before hashing, so the snapshot still matches its sha256
         with self._lock:
             existing = self.records()
             snapshots = self.run_dir / SNAPSHOT_DIR

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from assay.controls import strip_controls
+
 
 @dataclass(frozen=True)
 class Extracted:
@@ -25,3 +27,11 @@ class Extracted:
     extractor: str
     """What produced ``text``: ``"trafilatura 2.3.1"``, ``"html-fallback"``, ``"pypdfium2 5.15.2"``,
     ``"json"`` or ``"plain"``."""
+
+    def __post_init__(self) -> None:
+        # A page's control characters (ESC sequences that recolour a terminal or set its
+        # title) never reach stored text, whichever extractor produced it.
+        for name in ("title", "author", "text"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, strip_controls(value))

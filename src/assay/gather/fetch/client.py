@@ -2,7 +2,8 @@
 
 One ``fetch(url)``::
 
-    cache: fresh → return it
+    cache: an entry whose every hop this Fetcher's policy allows (scheme, address) →
+           fresh → return it
     for each hop (the URL, then every redirect, at most max_redirects):
         scheme → robots.txt → [pacing slot → address guard → send → type → capped body]
                               └──── retried on connection errors, 429, 5xx ────┘
@@ -14,9 +15,13 @@ may go, checked in the network backend on the address actually dialled), ``robot
 module composes them and turns what they raise into ``PolicyViolation`` (the policy
 refuses) or ``FetchError`` (the network or the server failed), each with a short reason.
 
-The total deadline (``total_timeout``) bounds the fetch's own network time: waiting for a
-host's pacing slot or a global concurrency slot is queueing, not slowness, and is not
-counted, so many pages queued behind one host do not all time out.
+The total deadline (``total_timeout``) bounds the fetch's own network time, robots.txt
+included: waiting for a host's pacing slot or a global concurrency slot is queueing, not
+slowness, and is not counted, so many pages queued behind one host do not all time out.
+
+The cache is shared by every run of a home, and runs differ in policy (``--allow-host``):
+an entry is served, or revalidated, only when this Fetcher would have been allowed to make
+each of its hops, so a page one run could read never reaches a run that could not.
 """
 
 from __future__ import annotations
@@ -37,9 +42,11 @@ from assay.gather.fetch.address import AllowList
 from assay.gather.fetch.cache import CacheEntry, PageCache
 from assay.gather.fetch.exchange import Deadline, Exchanger, Reply, check_scheme
 from assay.gather.fetch.guard import (
+    AddressRefused,
     Guard,
     GuardedBackend,
     GuardedTransport,
+    ResolutionFailed,
     Resolver,
     system_resolver,
 )
@@ -134,6 +141,8 @@ class Fetcher:
     async def fetch(self, url: str) -> FetchedPage:
         """Fetch ``url`` under the policy; raises PolicyViolation or FetchError with a reason."""
         entry = await self._cache.get(url) if self._cache is not None else None
+        if entry is not None and not await self._allowed_hops(entry):
+            entry = None  # fetched under another policy: ask the network, under ours
         if entry is not None and entry.is_fresh(self.settings.cache_ttl, time.time()):
             return entry.page
         deadline = Deadline(self.settings.total_timeout)
@@ -154,11 +163,24 @@ class Fetcher:
             current = reply.location
             redirects.append(current)
 
+    async def _allowed_hops(self, entry: CacheEntry) -> bool:
+        """Whether this Fetcher's policy allows every hop that produced a cached page."""
+        for hop in (entry.page.url, *entry.page.redirects, entry.page.final_url):
+            try:
+                check_scheme(hop)
+                if self.backend is not None:
+                    await self.backend.guard.addresses(httpx2.URL(hop).host)
+            except (PolicyViolation, AddressRefused, ResolutionFailed):
+                return False
+        return True
+
     async def _hop(self, url: str, headers: Mapping[str, str], deadline: Deadline) -> Reply:
         check_scheme(url)  # exchange() checks every request; this keeps robots.txt from bad URLs
-        asked = asyncio.get_running_loop().time()
-        refusal = await self.robots.refusal(url)
-        deadline.extend(asyncio.get_running_loop().time() - asked)  # robots has its own
+        try:
+            async with asyncio.timeout_at(deadline.when):
+                refusal = await self.robots.refusal(url)
+        except TimeoutError:
+            raise FetchError(url, f"no complete answer within {deadline.seconds:g} s") from None
         if refusal:
             raise PolicyViolation(url, refusal)
         return await self._exchanger.exchange(url, headers, deadline, retries=self.settings.retries)

@@ -158,6 +158,11 @@ class Exchanger:
                 ) from None
             except httpx2.TimeoutException as exc:  # write or pool timeout
                 raise FetchError(url, f"timed out ({type(exc).__name__})") from None
+            except httpx2.ProtocolError as exc:
+                if _dropped(exc):
+                    raise _Retryable(f"connection failed: {exc}") from None
+                # A malformed answer (a 200 KB header, bad framing) is the same next time.
+                raise FetchError(url, f"unusable response: {exc or type(exc).__name__}") from None
             except httpx2.TransportError as exc:
                 raise _Retryable(f"connection failed: {exc or type(exc).__name__}") from None
 
@@ -183,3 +188,8 @@ class Exchanger:
             url, status, headers, body=body.data, truncated=body.truncated,
             media_type=media_type, charset=charset,
         )  # fmt: skip
+
+
+def _dropped(exc: httpx2.ProtocolError) -> bool:
+    """A connection closed before or during the answer: that, unlike bad framing, may pass."""
+    return isinstance(exc, httpx2.RemoteProtocolError) and "disconnect" in str(exc).lower()

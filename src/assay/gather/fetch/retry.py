@@ -1,11 +1,11 @@
 """When to try a request again, and how long to wait first.
 
 Why these rules: a connection error, a 429 or a 5xx is often transient, so it is retried a
-bounded number of times; other failures (404, a refused address, a slow read) are not going
-to change in a second. The wait is exponential with jitter so many fetchers do not retry in
-step, unless the server said how long (Retry-After), which is obeyed when it is within
-``max_retry_after`` and otherwise ends the fetch, since waiting longer than that would
-stall a run on one source.
+bounded number of times; other failures (404, a refused address, a slow read, a response
+that breaks HTTP such as a 200 KB header) are not going to change in a second. The wait
+is exponential with jitter so many fetchers do not retry in step, unless the server said
+how long (Retry-After), which is obeyed when it is within ``max_retry_after`` and
+otherwise ends the fetch, since waiting longer than that would stall a run on one source.
 """
 
 from __future__ import annotations

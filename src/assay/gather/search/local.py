@@ -4,11 +4,17 @@ Results point at the document's own URL when it has one, else at ``index://<doc-
 (``LocalIndex.get`` resolves it). ``time_range`` is ignored: indexed documents carry no
 dates. A missing index is a ProviderError that says how to build one; the index file is
 opened per call, so the provider holds nothing open between searches.
+
+The search runs in a worker thread, which a cancelled task cannot stop by itself: the
+thread's query watches a cancel flag that the task sets when it ends, and a deadline of
+``SEARCH_SECONDS``, so Ctrl-C or a run's time budget never waits on a long search.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +30,7 @@ if TYPE_CHECKING:
     from assay.keys import KeyStore
 
 NAME = "local"
+SEARCH_SECONDS = 30.0
 
 
 class LocalSearch:
@@ -49,13 +56,21 @@ class LocalSearch:
                 f"{NAME}: there is no index at {self.path}; add documents with "
                 "`assay index add PATH...`"
             )
-        return await asyncio.to_thread(self._search, queries, max_results)
+        cancel = threading.Event()
+        try:
+            return await asyncio.to_thread(self._search, queries, max_results, cancel)
+        finally:
+            cancel.set()  # a cancelled task leaves its thread behind: stop that thread's query
 
-    def _search(self, queries: list[str], max_results: int) -> list[SearchResult]:
+    def _search(
+        self, queries: list[str], max_results: int, cancel: threading.Event
+    ) -> list[SearchResult]:
         results: list[SearchResult] = []
+        deadline = time.monotonic() + SEARCH_SECONDS
         with LocalIndex(self.path) as index:
             for query in queries:
-                for rank, hit in enumerate(index.search(query, limit=max_results), start=1):
+                hits = index.search(query, limit=max_results, deadline=deadline, cancel=cancel)
+                for rank, hit in enumerate(hits, start=1):
                     results.append(
                         SearchResult(
                             query=query,

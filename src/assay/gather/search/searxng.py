@@ -45,7 +45,9 @@ class SearxngSearch(PerQuerySearch):
     def __init__(self, *, http: httpx2.AsyncClient, base_url: str) -> None:
         self._http = http
         parts = urlsplit(base_url.strip())
-        self.endpoint = f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}/search"
+        # The base URL, or the search URL itself (as the lab prints it): both end in /search.
+        path = parts.path.rstrip("/").removesuffix("/search")
+        self.endpoint = f"{parts.scheme}://{parts.netloc}{path}/search"
 
     def __repr__(self) -> str:
         return f"SearxngSearch(endpoint={self.endpoint!r})"

@@ -27,6 +27,7 @@ from assay.gather.urls import canonical_url
 MIN_QUERIES = 3
 MAX_QUERIES = 10
 MAX_QUERY_CHARS = 400
+_TAIL_WORDS = 6
 _RECORDED = (ProviderError, TimeoutError, httpx2.HTTPError, OSError)
 
 
@@ -82,7 +83,7 @@ class WebSearchOutcome:
 
 
 def normalise_queries(queries: Sequence[str]) -> list[str]:
-    """The queries stripped, blanks and repeats dropped; BadInputError unless 3-10 remain."""
+    """The queries stripped and condensed, blanks and repeats dropped; 3-10 must remain."""
     if isinstance(queries, str) or not isinstance(queries, Sequence):
         raise BadInputError(
             f"webSearch takes a list of {MIN_QUERIES} to {MAX_QUERIES} query strings"
@@ -92,12 +93,7 @@ def normalise_queries(queries: Sequence[str]) -> list[str]:
     for position, query in enumerate(queries, start=1):
         if not isinstance(query, str):
             raise BadInputError(f"webSearch query {position} is not a string")
-        text = " ".join(query.split())
-        if len(text) > MAX_QUERY_CHARS:
-            raise BadInputError(
-                f"webSearch query {position} is {len(text)} characters long; "
-                f"the limit is {MAX_QUERY_CHARS}"
-            )
+        text = condense_query(query)
         if text and text.casefold() not in seen:
             seen.add(text.casefold())
             kept.append(text)
@@ -107,6 +103,35 @@ def normalise_queries(queries: Sequence[str]) -> list[str]:
             f"got {len(kept)}"
         )
     return kept
+
+
+def condense_query(query: str, limit: int = MAX_QUERY_CHARS) -> str:
+    """``query`` in at most ``limit`` characters: whitespace collapsed, repeated words dropped,
+    then its head and its last words (where "<topic> history" keeps its angle).
+
+    Why not refuse: a long topic (a pasted paragraph) becomes every query a protocol
+    derives from it; search engines cap queries, so the run searches a condensed form.
+    """
+    words = query.split()
+    text = " ".join(words)
+    if len(text) <= limit:
+        return text
+    unique: dict[str, str] = {}
+    for word in words:
+        unique.setdefault(word.casefold(), word)
+    distinct = list(unique.values())
+    text = " ".join(distinct)
+    if len(text) <= limit:
+        return text
+    tail = " ".join(distinct[-_TAIL_WORDS:])[-(limit // 4) :].strip()
+    head: list[str] = []
+    room = limit - len(tail) - 1
+    for word in distinct[: -_TAIL_WORDS or None]:
+        if len(word) + 1 > room:
+            break
+        head.append(word)
+        room -= len(word) + 1
+    return " ".join([*head, tail]).strip()[:limit]
 
 
 async def web_search(

@@ -17,6 +17,7 @@ from assay.errors import IntegrityError
 from assay.protocols.deep.findings import Findings, Review
 from assay.protocols.deep.scoring import authority
 from assay.protocols.deep.synthesis import Synthesis, clean
+from assay.redact import redact
 from assay.store.paths import slugify
 from assay.store.sources import SourceRecord
 
@@ -152,7 +153,7 @@ def check_integrity(path: Path) -> list[str]:
 def save_report(text: str, directory: Path, name: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / name
-    path.write_text(text, encoding="utf-8")
+    path.write_text(redact(text), encoding="utf-8")  # outside the store: mask keys here too
     problems = check_integrity(path)
     if problems:
         raise IntegrityError(f"the report {path} fails its integrity check: " + "; ".join(problems))

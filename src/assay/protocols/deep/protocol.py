@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.engines.extractive.planner import key_phrase
-from assay.errors import BudgetExhausted, RunCancelled
+from assay.errors import BudgetExhausted, RunCancelled, RunError
 from assay.events import (
     DeepDirectionScored,
     DeepEscalation,
@@ -84,7 +84,11 @@ class DeepPlanner:
         ) as session:
             worker = Worker(self.run, session, self.context.extractor)
             reviews = [await self._direction(worker, d, method) for d in directions]
-        return await self._finish(method, reviews)
+        outcome = await self._finish(method, reviews)
+        if reviews and all(r.crashed for r in reviews):  # nothing researched is no success
+            first = reviews[0].crashed
+            raise RunError(f"every worker crashed (first: {first}); see {outcome.report}")
+        return outcome
 
     async def _detect(self) -> SearchMethod:
         self._phase("search-method")

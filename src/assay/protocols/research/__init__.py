@@ -85,10 +85,13 @@ def result_of(context: RunContext, answer: str) -> ResearchResult:
 async def _run(
     context: RunContext, mode: Mode, sources: int, workspace: Workspace | None
 ) -> ResearchResult:
-    harness = ResearchHarness(
-        context, _policy(context), mode=mode, target_sources=sources, workspace=workspace
-    )
-    answer = await execute(context, harness.run_loop)
+    async def body() -> str:  # built inside execute, so a failure here still ends the run
+        harness = ResearchHarness(
+            context, _policy(context), mode=mode, target_sources=sources, workspace=workspace
+        )
+        return await harness.run_loop()
+
+    answer = await execute(context, body)
     return result_of(context, answer)
 
 
@@ -104,8 +107,8 @@ async def research_async(
     """Run the full research loop on ``topic`` (over ``workspace`` in code-agent mode)."""
     settings = settings or load_settings()
     folder = Workspace.open(workspace) if workspace is not None else None
-    extra = {"workspace": str(folder.root)} if folder else {}
-    context = start_run(settings, topic, "research", model=model, **extra)
+    extra: dict[str, object] = {"workspace": str(folder.root)} if folder else {}
+    context = start_run(settings, topic, "research", model=model, sources=sources, **extra)
     if listener is not None:
         context.run.events.listeners.append(listener)
     return await _run(context, "workspace" if folder else "web", sources, folder)
@@ -137,16 +140,25 @@ async def ask_async(
 
 
 async def resume_async(
-    run_id: str, *, settings: Settings | None = None, model: Model | None = None
+    run_id: str,
+    *,
+    settings: Settings | None = None,
+    model: Model | None = None,
+    listener: Listener | None = None,
 ) -> ResearchResult:
     """Continue an interrupted research or ask run from its files."""
     settings = settings or load_settings()
     context = reopen_run(settings, run_id, model=model)
+    if listener is not None:
+        context.run.events.listeners.append(listener)
     info = context.run.info
     workspace = info.model_extra.get("workspace") if info.model_extra else None
     folder = Workspace.open(Path(workspace)) if workspace else None
     mode: Mode = "workspace" if folder else ("ask" if info.protocol == "ask" else "web")
-    return await _run(context, mode, ASK_SOURCES if mode == "ask" else DEFAULT_SOURCES, folder)
+    recorded = (info.model_extra or {}).get("sources")
+    sources = recorded if isinstance(recorded, int) else None
+    default = ASK_SOURCES if mode == "ask" else DEFAULT_SOURCES
+    return await _run(context, mode, sources or default, folder)
 
 
 def _sync(factory: Callable[[], Any]) -> ResearchResult:

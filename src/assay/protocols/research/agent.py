@@ -46,10 +46,11 @@ from assay.protocols.research.actions import (
 )
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.policy import AgentState, ExtractivePolicy, Mode, Policy
+from assay.protocols.research.restore import offered_results, skipped_urls
 from assay.protocols.research.skills import BOOTSTRAP, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
-from assay.protocols.runner import RunContext
+from assay.protocols.runner import HandOver, RunContext
 from assay.store.claims import ClaimLedger
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE
@@ -60,7 +61,7 @@ MAX_SEARCHES = 3
 MAX_POLICY_FAILURES = 3
 
 
-class Escalate(Exception):
+class Escalate(HandOver):
     """The one-shot agent asked for full research."""
 
     def __init__(self, reason: str) -> None:
@@ -105,13 +106,13 @@ class ResearchHarness:
             str(e["data"]["name"]) for e in events if e.get("type") == "tool.read_skill"
         }
         self.state.searches = sum(1 for e in events if e.get("type") == "tool.search")
+        self.state.offered = offered_results(events)
         plan_path = self.run.dir / PLAN_FILE
         if plan_path.is_file():
             self.plan = Plan.parse(plan_path.read_text(encoding="utf-8"))
             self.state.plan_written = True
-        self.state.read = [
-            r.url.removeprefix("workspace://") for r in SourceLedger(self.run.dir).records()
-        ]
+        read = [r.url.removeprefix("workspace://") for r in SourceLedger(self.run.dir).records()]
+        self.state.read = read + [url for url in skipped_urls(events) if url not in read]
         self.state.claims = len(ClaimLedger(self.run.dir).read().records)
 
     async def run_loop(self) -> str:

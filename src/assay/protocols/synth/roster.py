@@ -141,9 +141,11 @@ def load_roster(path: Path) -> Roster:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise BadInputError(f"roster {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise BadInputError(f"roster {path}: not a text file (not UTF-8)") from None
     try:
         data = tomllib.loads(text) if path.suffix.lower() == ".toml" else yaml.safe_load(text)
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+    except (tomllib.TOMLDecodeError, yaml.YAMLError, RecursionError) as exc:
         raise BadInputError(f"roster {path}: not valid {path.suffix or 'YAML'}: {exc}") from None
     return parse_roster(data)
 

@@ -27,8 +27,8 @@ from typing import Any
 from assay.claims.engine import VerificationEngine
 from assay.claims.normalize import locate
 from assay.config import Settings
-from assay.errors import BudgetExhausted, ConfigError, ProviderError, RunError, UserError
-from assay.events import ErrorEvent, PhaseFinished, PhaseStarted, ReportUpdated, RunFinished
+from assay.errors import BudgetExhausted, ConfigError, ProviderError, RunError
+from assay.events import PhaseFinished, PhaseStarted, ReportUpdated
 from assay.gather.reader import INDEX_SCHEME, ReadSource
 from assay.gather.search.base import SearchResult, TimeRange
 from assay.gather.session import GatherSession
@@ -251,11 +251,6 @@ async def run_web_research(
         flow.output = (run.dir / REPORT_FILE).read_text(encoding="utf-8")
     except NoUsableSources as exc:
         status, reason = "no_sources", str(exc)
-    except UserError as exc:
-        run.events.emit(ErrorEvent(message=str(exc), kind=type(exc).__name__))
-        run.events.emit(RunFinished(status="failed", reason=str(exc)))
-        run.finish("failed", str(exc))
-        raise
     return _result(flow, status, reason)
 
 
