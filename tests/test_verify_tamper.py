@@ -7,16 +7,17 @@ import asyncio
 import json
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from assay.cli import app
+from assay.cli import app, verify_cmd
 from assay.config import load_settings
 from assay.lab import Lab
+from assay.models.testing import ScriptedModel
 from assay.protocols.research import research_async
 
 runner = CliRunner()
@@ -83,18 +84,6 @@ def test_rejudge_passes_claims_their_quotes_support(run_copy: Path) -> None:
     assert code == 0, output
 
 
-def test_a_tampered_weak_quote_fails(run_copy: Path) -> None:
-    path = run_copy / "claims.jsonl"
-    claims = lines(path)
-    quote = claims[1]["evidence"][0]["quote"]
-    claims[1]["evidence"][0]["quote"] = quote.replace("northern", "southern")
-    write_lines(path, claims)
-    code, output = verify(run_copy)
-    assert code == 4
-    assert "claim_002: quotes_located: evidence 0: quote not found at" in output
-    assert "claim_002: claims.jsonl says weak, but it re-derives as needs_review" in output
-
-
 def test_an_edited_snapshot_fails(run_copy: Path) -> None:
     source = lines(run_copy / "sources.jsonl")[2]
     snapshot = run_copy / source["snapshot"]
@@ -123,18 +112,10 @@ def test_a_relabelled_source_presented_as_verified_fails_and_is_named(run_copy: 
     code, output = verify(run_copy)
     assert code == 4
     assert (
-        f"source {relabelled['id']} was edited in sources.jsonl: url, final_url changed" in output
+        f"source {relabelled['id']} was edited in sources.jsonl: url, final_url, domain changed"
+        in output
     )
     assert "claim_001: claims.jsonl says verified, but it re-derives as weak" in output
-
-
-def test_an_edited_claim_text_is_named_by_the_chain(run_copy: Path) -> None:
-    claims = lines(run_copy / "claims.jsonl")
-    claims[0]["text"] = FALSE_TEXT
-    write_lines(run_copy / "claims.jsonl", claims)
-    code, output = verify(run_copy)
-    assert code == 4
-    assert "claim claim_001 was edited in claims.jsonl: text changed" in output
 
 
 def test_rejudge_catches_an_edited_claim_text_without_a_chain(run_copy: Path) -> None:
@@ -143,9 +124,7 @@ def test_rejudge_catches_an_edited_claim_text_without_a_chain(run_copy: Path) ->
     info = json.loads((run_copy / "run.json").read_text())
     info["hash_chain"] = False
     (run_copy / "run.json").write_text(json.dumps(info))
-    claims = lines(run_copy / "claims.jsonl")
-    claims[0]["text"] = FALSE_TEXT
-    write_lines(run_copy / "claims.jsonl", claims)
+    write_lines(run_copy / "claims.jsonl", _edit_text(lines(run_copy / "claims.jsonl")))
     assert verify(run_copy)[0] == 0  # the quotes hold; only a judge can read the text
     code, output = verify(run_copy, "--rejudge")
     assert code == 4
@@ -164,24 +143,56 @@ def test_an_edited_report_sentence_fails(run_copy: Path) -> None:
     assert "report.md was edited after assay wrote it" in output
 
 
-def test_a_removed_claim_line_fails(run_copy: Path) -> None:
-    path = run_copy / "claims.jsonl"
-    claims = lines(path)
-    write_lines(path, claims[:-1])
-    removed = claims[-1]["id"]
-    code, output = verify(run_copy)
-    assert code == 4
-    assert f"claim {removed} is in chain.jsonl but missing from claims.jsonl" in output
+def _tamper_weak_quote(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    evidence = claims[1]["evidence"][0]
+    evidence["quote"] = evidence["quote"].replace("northern", "southern")
+    return claims
 
 
-def test_a_claim_citing_an_unfetched_source_fails(run_copy: Path) -> None:
-    path = run_copy / "claims.jsonl"
-    claims = lines(path)
+def _edit_text(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    claims[0]["text"] = FALSE_TEXT
+    return claims
+
+
+def _remove_last_line(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return claims[:-1]
+
+
+def _cite_unfetched_source(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
     claims[2]["sourceIds"].append("src_99")
-    write_lines(path, claims)
+    return claims
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        (
+            _tamper_weak_quote,
+            [
+                "claim_002: quotes_located: evidence 0: quote not found at",
+                "claim_002: claims.jsonl says weak, but it re-derives as needs_review",
+            ],
+        ),
+        (_edit_text, ["claim claim_001 was edited in claims.jsonl: text changed"]),
+        (
+            _remove_last_line,
+            ["claim claim_003 is in chain.jsonl but missing from claims.jsonl (a removed line)"],
+        ),
+        (_cite_unfetched_source, ["claim_003: sources_exist: cites unknown source src_99"]),
+    ],
+    ids=["weak-quote", "claim-text", "removed-line", "unfetched-source"],
+)
+def test_an_edited_claims_file_fails_and_names_the_claim(
+    run_copy: Path,
+    edit: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+    expected: list[str],
+) -> None:
+    path = run_copy / "claims.jsonl"
+    write_lines(path, edit(lines(path)))
     code, output = verify(run_copy)
     assert code == 4
-    assert "claim_003: sources_exist: cites unknown source src_99" in output
+    for failure in expected:
+        assert failure in output
 
 
 def test_an_edited_or_deleted_chain_fails(run_copy: Path) -> None:
@@ -206,3 +217,29 @@ def test_an_older_run_without_a_chain_passes_with_a_warning(run_copy: Path) -> N
     payload = json.loads(runner.invoke(app, ["verify", run_copy.name, "--json"]).output)
     assert payload["ok"] is True
     assert any(w.startswith("no hash chain (older run)") for w in payload["warnings"])
+
+
+def test_rejudge_with_a_model_asks_it_about_each_claim(
+    run_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def script(request: Any) -> object:
+        if "Eiffel" in request.messages[-1].content:
+            return {"label": "REFUTES", "sentence": 1}
+        return {"label": "SUPPORTS", "sentence": 1}
+
+    model = ScriptedModel(script)
+    chosen: list[str | None] = []
+
+    def fake_model(settings: Any, keys: Any) -> ScriptedModel:
+        chosen.append(settings.model)
+        return model
+
+    monkeypatch.setattr(verify_cmd, "model_from_settings", fake_model)
+    write_lines(run_copy / "claims.jsonl", _edit_text(lines(run_copy / "claims.jsonl")))
+    code, output = verify(
+        run_copy, "--rejudge", "--model", "openai:judge", "--base-url", "http://127.0.0.1:9/v1"
+    )
+    assert code == 4 and chosen == ["openai:judge"]
+    assert "claim_001: its quote from src_01 does not support its text" in output
+    assert "scripted:model says REFUTES" in output
+    assert "claim_002: its quote" not in output  # the other claims' quotes support them

@@ -38,11 +38,12 @@ class SourceRecord(BaseModel):
     content_type: str
 
     def chain_parts(self) -> dict[str, str]:
-        """Digests of what identifies the source (``store.chain``); ``domain`` is derived
-        from ``final_url`` wherever it matters, so it is not chained."""
+        """Digests of what identifies the source (``store.chain``). Origins are derived from
+        ``final_url``, never from ``domain``, but a relabelled domain is still an edit."""
         return {
             "url": digest(self.url),
             "final_url": digest(self.final_url),
+            "domain": digest(self.domain),
             "snapshot": digest([self.snapshot, self.sha256]),
         }
 
