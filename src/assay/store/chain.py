@@ -4,16 +4,16 @@ Every time a run appends a source, appends or changes a claim, or writes a top-l
 such as report.md, one entry is appended here::
 
     {"seq": 7, "kind": "claim", "id": "claim_003",
-     "parts": {"text": <sha256>, "evidence": <sha256>, "sources": <sha256>},
+     "parts": {"text": <sha256>, "evidence": <sha256>, "sources": <sha256>, ...},
      "prev": <hash of entry 6>, "hash": <sha256 of seq, kind, id, parts and prev>}
 
 ``parts`` are digests of the content that only assay itself may change: a source's URL,
-final URL and snapshot hash; a claim's text, evidence (quotes, offsets, source ids,
-stances) and cited source ids; a file's bytes. A claim's status is left out on purpose:
-``assay verify`` re-derives every status from the evidence anyway, and claims.jsonl is
-legitimately rewritten as statuses change. When a rewrite does change a claim's chained
-content (verification adds evidence), a new entry for the same id is appended; the latest
-entry for an id is what the record must match.
+final URL, domain and snapshot hash; a claim's text, evidence (quotes, offsets, source
+ids, stances), cited source ids and whether the judge was unsure; a file's bytes. A
+claim's status is left out on purpose: ``assay verify`` re-derives every status from the
+evidence anyway, and claims.jsonl is legitimately rewritten as statuses change. When a
+rewrite does change a claim's chained content (verification adds evidence), a new entry
+for the same id is appended; the latest entry for an id is what the record must match.
 
 What it protects against: quiet edits of the files after the fact. An edited claim text
 or quote, a relabelled source URL, an edited report sentence, a removed or added line, and

@@ -57,11 +57,13 @@ class ClaimRecord(BaseModel):
         return self.model_dump(mode="json", by_alias=True)
 
     def chain_parts(self) -> dict[str, str]:
-        """Digests of what only assay may change (``store.chain``); the status is left out."""
+        """Digests of what only assay may change (``store.chain``): the status is left out,
+        but not the judge's unsureness, from which ``verify`` re-derives it."""
         return {
             "text": digest(self.text),
             "evidence": digest([e.model_dump(mode="json") for e in self.evidence]),
             "sources": digest(self.source_ids),
+            "judge_unsure": digest(bool(self.checks.get("judge_unsure", False))),
         }
 
 
