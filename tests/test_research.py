@@ -245,6 +245,10 @@ def test_killed_mid_run_keeps_its_claims_and_resume_finishes(lab: Lab, isolated_
     assert any(e["type"] == "run.started" and e["data"].get("resumed") for e in log)
     info = json.loads((claims_file.parent / "run.json").read_text())
     assert info["status"] == "done" and (claims_file.parent / "report.md").is_file()
+    # the resumed run continued the hash chain the killed one started
+    verified = runner.invoke(app, ["verify", run_id, "--home", str(isolated_home), "--json"])
+    assert verified.exit_code == 0, verified.output
+    assert json.loads(verified.output)["warnings"] == []
 
 
 def test_a_model_short_answer_rests_on_a_supported_claim(isolated_home: Path) -> None:

@@ -168,6 +168,10 @@ def test_tracking_parameter_names() -> None:
         ("myproject.readthedocs.io", "myproject.readthedocs.io"),
         ("someone.blogspot.com", "someone.blogspot.com"),
         ("github.com", "github.com"),
+        ("www.foo.org.es", "foo.org.es"),
+        ("bar.org.es", "bar.org.es"),
+        ("a.example.co.uk", "example.co.uk"),
+        ("www.city.kawasaki.jp", "city.kawasaki.jp"),
         ("B\u00fccher.example", "xn--bcher-kva.example"),
     ],
 )
@@ -183,6 +187,7 @@ def test_registrable_domain(host: str, expected: str) -> None:
         ("localhost", "localhost"),
         ("LOCALHOST", "localhost"),
         ("127.0.0.1", "127.0.0.1"),
+        ("127.0.0.2", "127.0.0.2"),
         ("[2001:db8::1]", "2001:db8::1"),
         ("", ""),
     ],

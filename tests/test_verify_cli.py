@@ -105,17 +105,22 @@ def _promote_weak(run: Run) -> None:
     [
         (
             _edit_quote,
-            "claim_001: the report says verified, but quotes_located: evidence 0: quote not found",
+            "claim_001: quotes_located: evidence 0: quote not found",
         ),
         (
             _alter_snapshot,
-            "claim_001: the report says verified, but snapshot_intact: src_01: snapshot altered",
+            "claim_001: the report says verified, but it re-derives as needs_review: "
+            "snapshot_intact: src_01: snapshot altered",
         ),
         (
             _cite_unfetched,
             "the report cites http://never-fetched.test/page, which the run never fetched",
         ),
-        (_promote_weak, "claim_002: the report says verified, but supported by one origin only"),
+        (
+            _promote_weak,
+            "claim_002: the report says verified, but it re-derives as weak: "
+            "supported by one origin only",
+        ),
     ],
     ids=["edited-quote", "altered-snapshot", "unfetched-url", "weak-called-verified"],
 )

@@ -4,6 +4,11 @@ Two sources share an origin when they have the same registrable domain, or when 
 texts are near-duplicates (syndicated copies, mirrors): the overlap of their word 5-gram
 shingles, measured against the smaller text, is at least ``NEAR_DUPLICATE``. Origins are
 the connected groups of that relation, so twelve copies of one story count once.
+
+A source's domain is always re-derived from the URL it was fetched from (its final URL
+after redirects, else the URL asked for), never read from the ``domain`` field recorded in
+sources.jsonl: a field no hash covers could be relabelled to invent an independent origin.
+Lab and intranet hosts given as IP addresses are each their own origin.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from assay.claims.normalize import normalize_text
 from assay.gather.urls import registrable_domain
@@ -46,6 +52,18 @@ class Origins:
         return len({self.of[s] for s in source_ids if s in self.of})
 
 
+def origin_domain(source: SourceRecord) -> str:
+    """The registrable domain of the URL the source was fetched from."""
+    for url in (source.final_url, source.url):
+        try:
+            host = urlsplit(url).hostname
+        except ValueError:
+            host = None
+        if host:
+            return registrable_domain(host)
+    return ""
+
+
 def group_origins(sources: Sequence[SourceRecord], texts: Mapping[str, str]) -> Origins:
     parent = {s.id: s.id for s in sources}
 
@@ -60,9 +78,10 @@ def group_origins(sources: Sequence[SourceRecord], texts: Mapping[str, str]) -> 
         if root_a != root_b:
             parent[max(root_a, root_b)] = min(root_a, root_b)
 
+    names = {s.id: origin_domain(s) for s in sources}
     by_domain: dict[str, str] = {}
     for source in sources:
-        domain = registrable_domain(source.domain) or source.domain
+        domain = names[source.id]
         if domain in by_domain:
             union(by_domain[domain], source.id)
         else:
@@ -73,5 +92,4 @@ def group_origins(sources: Sequence[SourceRecord], texts: Mapping[str, str]) -> 
         for second in ids[i + 1 :]:
             if containment(prints[first], prints[second]) >= NEAR_DUPLICATE:
                 union(first, second)
-    names = {s.id: registrable_domain(s.domain) or s.domain for s in sources}
     return Origins({s.id: names[find(s.id)] for s in sources})

@@ -24,6 +24,9 @@ class CheckResult:
     name: str
     passed: bool
     detail: str = ""
+    tampering: bool = False
+    """A failure no honest run produces (the files were changed after assay wrote them),
+    as opposed to one that only leaves the claim for review (a number not quoted)."""
 
     def to_json(self) -> dict[str, object]:
         return {"passed": self.passed, "detail": self.detail}
@@ -35,7 +38,9 @@ def check_sources_exist(claim: ClaimRecord, sources: Mapping[str, SourceRecord])
     if not cited:
         return CheckResult("sources_exist", False, "cites no source")
     if missing:
-        return CheckResult("sources_exist", False, f"cites unknown source {', '.join(missing)}")
+        return CheckResult(
+            "sources_exist", False, f"cites unknown source {', '.join(missing)}", tampering=True
+        )
     return CheckResult("sources_exist", True)
 
 
@@ -45,9 +50,13 @@ def check_snapshots_intact(
     for source_id in sorted(set(claim.source_ids) & set(sources)):
         text = texts.get(source_id)
         if text is None:
-            return CheckResult("snapshot_intact", False, f"{source_id}: snapshot missing")
+            return CheckResult(
+                "snapshot_intact", False, f"{source_id}: snapshot missing", tampering=True
+            )
         if text_sha256(text) != sources[source_id].sha256:
-            return CheckResult("snapshot_intact", False, f"{source_id}: snapshot altered")
+            return CheckResult(
+                "snapshot_intact", False, f"{source_id}: snapshot altered", tampering=True
+            )
     return CheckResult("snapshot_intact", True)
 
 
@@ -57,9 +66,13 @@ def check_quotes_located(claim: ClaimRecord, texts: Mapping[str, str]) -> CheckR
     for index, evidence in enumerate(claim.evidence):
         text = texts.get(evidence.source_id)
         if text is None:
-            return CheckResult("quotes_located", False, f"evidence {index}: no snapshot")
+            return CheckResult(
+                "quotes_located", False, f"evidence {index}: no snapshot", tampering=True
+            )
         if not 0 <= evidence.start < evidence.end <= len(text):
-            return CheckResult("quotes_located", False, f"evidence {index}: offsets out of range")
+            return CheckResult(
+                "quotes_located", False, f"evidence {index}: offsets out of range", tampering=True
+            )
         found = normalize_text(text[evidence.start : evidence.end])
         if found != normalize_text(evidence.quote):
             return CheckResult(
@@ -67,6 +80,7 @@ def check_quotes_located(claim: ClaimRecord, texts: Mapping[str, str]) -> CheckR
                 False,
                 f"evidence {index}: quote not found at {evidence.start}-{evidence.end} "
                 f"of {evidence.source_id}",
+                tampering=True,
             )
     return CheckResult("quotes_located", True)
 

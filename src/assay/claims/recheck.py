@@ -2,24 +2,38 @@
 
 The judge's stances are taken from claims.jsonl, but everything that makes them count is
 re-checked: each quote must still be in its snapshot at its offsets, each snapshot must
-still hash to what was recorded, every number must be quoted, origins are re-grouped, and
-every URL and claim marker in the report must match what the run really fetched and
-found. A claim the report (or the ledger) presents as verified that does not re-derive
-as verified fails the run's check.
+still hash to what was recorded, every number must be quoted, and origins are re-grouped
+from the URLs the sources were fetched from. Then the whole run is audited
+(``claims.integrity``): every snapshot, and every record and report version against the
+run's hash chain. Every URL and claim marker in the report must match what the run really
+fetched and found.
+
+A failure is anything an honest run does not produce, whatever the claim's status: a
+tampered file, a quote not at its offsets, a claim citing a source the run never fetched,
+a report marker naming no claim, or a recorded or presented status that differs from the
+one the files re-derive (a weak claim that now re-derives as needs_review was tampered
+with as surely as a verified one). Claims still ``unverified`` make no promise to check.
+
+``rejudge`` goes further, with a judge: each claim's text against each of its supporting
+quotes, so a claim whose text was changed to say something its quotes do not is caught
+even in a run without a hash chain.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from assay.claims.engine import RunSources, assess
+from assay.claims.integrity import audit_chain, audit_snapshots
+from assay.claims.judge import Judge
 from assay.claims.mechanical import CheckResult
+from assay.errors import ProviderError
 from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
-from assay.store.runs import REPORT_FILE
+from assay.store.runs import REPORT_FILE, load_info
 
 
 @dataclass(frozen=True)
@@ -32,16 +46,29 @@ class ClaimRecheck:
     rederived: str
     reason: str
     checks: tuple[CheckResult, ...]
+    rejudged: tuple[str, ...] = ()
+    """With ``--rejudge``: the judge's label for the claim text against each supporting quote."""
+
+    def problems(self) -> list[str]:
+        """Why this claim fails the run's check (empty when it holds)."""
+        found = [f"{self.claim_id}: {c.name}: {c.detail}" for c in self.checks if c.tampering]
+        for where, status in (("claims.jsonl", self.recorded), ("the report", self.presented)):
+            if status not in (None, "unverified", self.rederived):
+                found.append(
+                    f"{self.claim_id}: {where} says {status}, but it re-derives as "
+                    f"{self.rederived}: {self.reason}"
+                )
+        return found
 
     @property
     def failed(self) -> bool:
-        claimed_verified = "verified" in (self.recorded, self.presented)
-        return claimed_verified and self.rederived != "verified"
+        return bool(self.problems()) or any(label != "SUPPORTS" for label in self.rejudged)
 
 
 @dataclass
 class RecheckReport:
     claims: list[ClaimRecheck] = field(default_factory=list)
+    records: dict[str, ClaimRecord] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -58,31 +85,62 @@ def recheck_run(run_dir: Path) -> RecheckReport:
     report_path = run_dir / REPORT_FILE
     text = report_path.read_text(encoding="utf-8") if report_path.is_file() else ""
     presented = dict(claim_markers(text))
-    known: set[str] = set()
+    report.failures.extend(audit_snapshots(list(sources.records.values()), sources.texts))
+    claims: list[ClaimRecord] = []
     for number, raw in enumerate(read.records, start=1):
         try:
-            claim = ClaimRecord.model_validate(raw)
+            claims.append(ClaimRecord.model_validate(raw))
         except ValidationError as exc:
             report.failures.append(
                 f"claims.jsonl record {number} is invalid: {exc.errors()[0]['msg']}"
             )
-            continue
-        known.add(claim.id)
+    for claim in claims:
+        report.records[claim.id] = claim
         unsure = bool(claim.checks.get("judge_unsure", False))
         status, reason, results = assess(claim, sources, origins, unsure=unsure)
         item = ClaimRecheck(
             claim.id, claim.status, presented.get(claim.id), status, reason, tuple(results)
         )
         report.claims.append(item)
-        if item.failed:
-            where = "the report" if item.presented == "verified" else "claims.jsonl"
-            report.failures.append(f"{claim.id}: {where} says verified, but {reason}")
+        report.failures.extend(item.problems())
     for claim_id in presented:
-        if claim_id not in known:
+        if claim_id not in report.records:
             report.failures.append(f"the report marks {claim_id}, which claims.jsonl does not have")
     fetched = {u for r in sources.records.values() for u in (r.url, r.final_url)}
     for url in dict.fromkeys(cited_urls(text)):
         if url not in fetched:
             report.failures.append(f"the report cites {url}, which the run never fetched")
+    chain = audit_chain(
+        run_dir,
+        expected=load_info(run_dir).hash_chain,
+        sources=list(sources.records.values()),
+        claims=claims,
+    )
+    report.failures.extend(chain.failures)
+    report.warnings.extend(chain.warnings)
     report.warnings.extend(f"claims.jsonl: {p}" for p in read.problems)
     return report
+
+
+async def rejudge(report: RecheckReport, judge: Judge) -> None:
+    """Judge each claim's text against each of its supporting quotes; a quote that does
+    not support the text fails the run (the claim says something its evidence does not)."""
+    for index, item in enumerate(report.claims):
+        claim = report.records[item.claim_id]
+        labels = []
+        for evidence in claim.evidence:
+            if evidence.stance != "supports":
+                continue
+            try:
+                verdict = await judge.judge(claim.text, evidence.quote)
+            except ProviderError as exc:
+                failed_on = f"{claim.id} vs {evidence.source_id}"
+                report.warnings.append(f"{failed_on}: the judge failed ({exc}); not rejudged")
+                continue
+            labels.append(verdict.label)
+            if verdict.label != "SUPPORTS":
+                report.failures.append(
+                    f"{claim.id}: its quote from {evidence.source_id} does not support its text "
+                    f"({judge.name} says {verdict.label}): {claim.text!r}"
+                )
+        report.claims[index] = replace(item, rejudged=tuple(labels))

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from assay.store.atomic import atomic_write_text
+from assay.store.chain import HashChain, digest
 from assay.store.jsonl import JsonlRead, append_jsonl, dumps_line, read_jsonl
 
 CLAIMS_FILE = "claims.jsonl"
@@ -55,6 +56,16 @@ class ClaimRecord(BaseModel):
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True)
 
+    def chain_parts(self) -> dict[str, str]:
+        """Digests of what only assay may change (``store.chain``): the status is left out,
+        but not the judge's unsureness, from which ``verify`` re-derives it."""
+        return {
+            "text": digest(self.text),
+            "evidence": digest([e.model_dump(mode="json") for e in self.evidence]),
+            "sources": digest(self.source_ids),
+            "judge_unsure": digest(bool(self.checks.get("judge_unsure", False))),
+        }
+
 
 @dataclass
 class ClaimLedger:
@@ -77,11 +88,18 @@ class ClaimLedger:
     def next_id(self) -> str:
         return f"claim_{len(self.read().records) + 1:03d}"
 
+    @property
+    def chain(self) -> HashChain:
+        return HashChain(self.run_dir, fsync=self.fsync)
+
     def append(self, claim: ClaimRecord) -> None:
-        with self._lock:
+        with self._lock, self.chain.lock():
+            self.chain.append("claim", claim.id, claim.chain_parts())
             append_jsonl(self.path, claim.to_json(), fsync=self.fsync)
 
     def rewrite(self, claims: list[ClaimRecord]) -> None:
-        with self._lock:
+        """Replace the file; claims whose text or evidence changed get a new chain entry."""
+        with self._lock, self.chain.lock():
+            self.chain.append_changed("claim", {c.id: c.chain_parts() for c in claims})
             text = b"".join(dumps_line(c.to_json()) for c in claims).decode("utf-8")
             atomic_write_text(self.path, text, fsync=self.fsync)

@@ -4,6 +4,7 @@
     plan.md           the plan, rewritten atomically as checkboxes are ticked
     sources.jsonl     one record per fetched source        (store.sources)
     snapshots/*.md    the saved text of each source         (store.sources)
+    chain.jsonl       a hash chain over the records above   (store.chain)
     claims.jsonl      one record per claim                  (store.claims)
     run.log.jsonl     the event log                         (store.eventlog)
     report.md         the report (report.json for structured output)
@@ -26,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from assay.__about__ import __version__
 from assay.errors import AmbiguousRunError, IntegrityError, RunNotFoundError
 from assay.store.atomic import atomic_write_text
+from assay.store.chain import HashChain, file_parts
 from assay.store.eventlog import LOG_FILE, EventLog, utc_now
 from assay.store.paths import safe_child, slugify
 
@@ -65,6 +67,8 @@ class RunInfo(BaseModel):
     usage: UsageTotals = Field(default_factory=UsageTotals)
     pid: int | None = None
     host: str | None = None
+    hash_chain: bool = False
+    """Whether the run keeps chain.jsonl (runs made before it existed do not)."""
 
     def effective_status(self) -> RunStatus:
         """``running`` only while the recorded process is alive on this host."""
@@ -93,9 +97,13 @@ class Run:
         )
 
     def write_file(self, name: str, text: str) -> Path:
-        """Atomically (re)write a top-level run file such as plan.md or report.md."""
+        """Atomically (re)write a top-level run file such as plan.md or report.md; each
+        version written is chained (``store.chain``)."""
         path = safe_child(self.dir, name)
-        atomic_write_text(path, text, fsync=self.fsync)
+        chain = HashChain(self.dir, fsync=self.fsync)
+        with chain.lock():
+            chain.append("file", name, file_parts(text.encode("utf-8")))
+            atomic_write_text(path, text, fsync=self.fsync)
         return path
 
     def finish(self, status: RunStatus, reason: str | None = None) -> None:
@@ -129,7 +137,9 @@ class RunStore:
             config=config,
             pid=os.getpid(),
             host=socket.gethostname(),
+            hash_chain=True,
         )
+        HashChain(directory, fsync=self.fsync).start()
         run = Run(directory, info, self._log(directory), self.fsync)
         run.save_info()
         return run

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel
 
 from assay.redact import redact
+from assay.store.chain import HashChain, digest
 from assay.store.jsonl import append_jsonl, read_jsonl
 from assay.store.paths import safe_child, unique_name, url_slug
 
@@ -36,6 +37,16 @@ class SourceRecord(BaseModel):
     sha256: str
     domain: str
     content_type: str
+
+    def chain_parts(self) -> dict[str, str]:
+        """Digests of what identifies the source (``store.chain``). Origins are derived from
+        ``final_url``, never from ``domain``, but a relabelled domain is still an edit."""
+        return {
+            "url": digest(self.url),
+            "final_url": digest(self.final_url),
+            "domain": digest(self.domain),
+            "snapshot": digest([self.snapshot, self.sha256]),
+        }
 
 
 def text_sha256(text: str) -> str:
@@ -112,7 +123,10 @@ class SourceLedger:
             )
             path = safe_child(snapshots, name)
             path.write_text(render_snapshot(record, text), encoding="utf-8")
-            append_jsonl(self.path, record.model_dump(mode="json"), fsync=self.fsync)
+            chain = HashChain(self.run_dir, fsync=self.fsync)
+            with chain.lock():
+                chain.append("source", record.id, record.chain_parts())
+                append_jsonl(self.path, record.model_dump(mode="json"), fsync=self.fsync)
             return record
 
     def read_snapshot(self, record: SourceRecord) -> str:
