@@ -197,12 +197,17 @@ class VerificationEngine:
                 # (the local 1.5B model did exactly that): the judge is confused.
                 located = None
                 unsure = True
-            elif (verdict.label == "REFUTES" or corroborating) and conflict.different_subjects(
-                subject, conflict.read(verdict.quote, title)
-            ):
+            elif not _same_subject_or_unsure(verdict, subject, title, corroborating=corroborating):
                 # "484 people were killed" in an 1896 outbreak neither refutes nor
                 # corroborates "15 people died" in the 2012 one: another subject.
                 located = None
+            elif verdict.label == "SUPPORTS" and conflict.slot_conflicts(
+                subject, conflict.read(verdict.quote, title)
+            ):
+                # "located in Paris" does not support "located in Berlin", whatever a
+                # judge (or a page that told it to) says.
+                located = None
+                unsure = True
             if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:
                 unsure = unsure or not verdict.confident
                 continue
@@ -245,6 +250,16 @@ def checks_json(
     }
     recorded["judge_unsure"] = unsure
     return recorded
+
+
+def _same_subject_or_unsure(
+    verdict: Verdict, subject: conflict.Reading, title: str, *, corroborating: bool
+) -> bool:
+    """Whether a refutation, or a corroborating source's support, is about the claim's
+    subject (or cannot be told apart from it): a different subject counts for nothing."""
+    if verdict.label != "REFUTES" and not corroborating:
+        return True
+    return not conflict.different_subjects(subject, conflict.read(verdict.quote, title))
 
 
 def _extracted_from(claim: ClaimRecord, sources: RunSources) -> str:
