@@ -51,6 +51,9 @@ class Thresholds:
     """
 
     supports: float = 0.8
+    supports_with_numbers: float = 0.6
+    """The coverage that suffices when every number of the claim stands in the passage too:
+    agreeing slots carry much of the claim, so fewer of its words need repeating."""
     refutes: float = 0.6
     similar: float = 0.75
     """Embedding cosine at which a passage counts as saying the claim (extra installed)."""
@@ -192,7 +195,8 @@ class ExtractiveJudge:
 def _closeness(reading: _Reading, t: Thresholds) -> float:
     """How far past (positive) or short of (negative) the support thresholds a reading is:
     lexical coverage, or embedding similarity when the extra supplied one."""
-    lexical = reading.coverage - t.supports
+    bar = t.supports_with_numbers if reading.numbers.agree else t.supports
+    lexical = reading.coverage - bar
     if not reading.similarity:
         return lexical
     return max(lexical, reading.similarity - t.similar)
