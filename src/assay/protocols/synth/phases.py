@@ -4,14 +4,17 @@ Phase 1: every searcher gathers with its own tool and writes, all at once (async
 tasks); each sentence becomes a claim with its quote, and ``[PHASE1_DONE]`` is signalled.
 Phase 2 starts only once every searcher has signalled or been blocked: each searcher
 fact-checks every other searcher's response, assertion by assertion, with ``fact_check``
-over its own GatherSession and its own judge. Verdicts map from the engine's statuses:
+over its own GatherSession and its own judge, never counting a page the author read nor
+any page of the same origin (a check that re-finds the author's page is circular).
+Verdicts map from the engine's statuses:
 
     verified, weak                             VERIFIED (a supporting quote was located)
     contradicted, with a located refuting quote FALSE
     anything else (needs_review, no evidence)   UNVERIFIABLE
 
 Phase 3: the chief author arranges the statements some fact-checker VERIFIED and none
-marked FALSE; the rest that no one marked FALSE go under Unverified Claims.
+marked FALSE; the rest that no one marked FALSE go under Unverified Claims, each with who
+asserted it and only the pages found to support it ("no source found" when none does).
 
 The ledgers are shared by the whole panel, so writes to claims.jsonl (record, append,
 verify-and-rewrite) take one lock: a verification that rewrites the file never drops a
