@@ -11,12 +11,15 @@ import pytest
 
 from assay.claims.engine import VerificationEngine
 from assay.claims.judge import Verdict
+from assay.claims.model_judge import ModelJudge
 from assay.config import load_settings
 from assay.engines.extractive.judge import ExtractiveJudge
 from assay.gather.documents import Document
 from assay.gather.session import GatherSession
 from assay.keys import KeyStore
 from assay.lab import Lab, serve_lab
+from assay.models.base import Request
+from assay.models.testing import ScriptedModel
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
 from assay.store.runs import Run, RunStore
 from assay.store.sources import SourceLedger
@@ -190,3 +193,29 @@ def test_an_injected_finding_never_cites_the_clean_page_as_support(
     assert claim.status != "verified"
     if clean_id in claim.source_ids:  # attached only as the page that says otherwise
         assert any(e.source_id == clean_id and e.stance == "refutes" for e in claim.evidence)
+
+
+@pytest.mark.parametrize(("same", "status"), [(True, "contradicted"), (False, "weak")])
+def test_a_model_refutation_counts_only_when_the_comparison_finds_one_subject(
+    isolated_home: Path, same: bool, status: str
+) -> None:
+    def script(request: Request) -> object:
+        prompt = request.messages[-1].content
+        if prompt.startswith("SENTENCES:"):
+            assert '[2] (from a page titled "Journal of Applied Physics")' in prompt
+            return {"same_subject": same, "attribute": "date", "compatible": False}
+        if "1950" in prompt:
+            return {"sentence": 2, "label": "REFUTES"}
+        return {"sentence": 2, "label": "SUPPORTS"}
+
+    run = _run(
+        isolated_home,
+        [
+            ("http://physics.test/about", "Journal of Applied Physics", JOURNAL),
+            # a page the rules cannot tell apart (same title): the comparison decides
+            ("http://marine.test/about", "Journal of Applied Physics", OTHER_JOURNAL),
+        ],
+        "It was established in 1991.",
+    )
+    claim = _verify(run, ModelJudge(ScriptedModel(script)))
+    assert claim.status == status

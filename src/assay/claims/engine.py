@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.claims import conflict
+from assay.claims.compare import Comparer
 from assay.claims.corroborate import corroborating_sources
 from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict
@@ -201,6 +202,11 @@ class VerificationEngine:
                 # "484 people were killed" in an 1896 outbreak neither refutes nor
                 # corroborates "15 people died" in the 2012 one: another subject.
                 located = None
+            elif verdict.label == "REFUTES" and not await self._compared_same(
+                claim, verdict.quote, _extracted_from(record_of_claim, sources), title
+            ):
+                located = None
+                unsure = True
             elif verdict.label == "SUPPORTS" and conflict.slot_conflicts(
                 subject, conflict.read(verdict.quote, title)
             ):
@@ -220,6 +226,17 @@ class VerificationEngine:
                 stance=_STANCES[verdict.label],
             ), unsure
         return None, unsure
+
+    async def _compared_same(self, claim: str, quote: str, claim_page: str, page: str) -> bool:
+        """Whether a judge with a comparison step (the model's) agrees that a refuting
+        quote is about the claim's subject; a judge without one is taken at its word."""
+        if not isinstance(self.judge, Comparer):
+            return True
+        try:
+            found = await self.judge.compare(claim, quote, first_page=claim_page, second_page=page)
+        except ProviderError:
+            return False
+        return found.same_subject
 
 
 def assess(

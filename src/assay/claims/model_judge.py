@@ -17,6 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from assay.claims.compare import Comparison, ask_comparison
 from assay.claims.judge import Verdict
 from assay.claims.relevance import coverage
 from assay.engines.extractive.text import split_sentences
@@ -67,7 +68,15 @@ def numbered(text: str, claim: str = "") -> tuple[list[str], str]:
 
 
 class ModelJudge(ModelStep):
-    """Judges with a model through a typed call (schema, validation, bounded retries)."""
+    """Judges with a model through a typed call (schema, validation, bounded retries);
+    ``compare`` (the comparison judge on the same model) checks a refutation's subject."""
+
+    async def compare(
+        self, first: str, second: str, *, first_page: str = "", second_page: str = ""
+    ) -> Comparison:
+        return await ask_comparison(
+            self, first, second, first_page=first_page, second_page=second_page
+        )
 
     async def judge(self, claim: str, evidence: str) -> Verdict:
         sentences, block = numbered(evidence, claim)
