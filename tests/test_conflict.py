@@ -71,6 +71,11 @@ def test_a_pronoun_takes_its_subject_from_the_page_title() -> None:
             "The Tarn Valley tidal plant opened in 2016.",
             "A fish ladder was added to the Tarn Valley tidal plant in 2019.",
         ),
+        # a subject only one side names
+        (
+            "It was replaced by a steam ferry in 1921.",
+            "The Maren is due to be replaced by an electric ferry in 2028.",
+        ),
         # different people, same attribute
         ("Alan Smith was born in 1970.", "Maria Lopez was born in 1975."),
     ],

@@ -213,11 +213,13 @@ def different_subjects(a: Reading, b: Reading) -> bool:
 
 def same_subject(a: Reading, b: Reading) -> bool:
     """About one thing: a shared name (or, with no names on either side, most of the
-    shorter statement's words shared) and no clash of qualifying years."""
+    shorter statement's words shared) and no clash of qualifying years. A name on one side
+    only leaves the subject unknown ("It was replaced in 1921" / "The Maren is due to be
+    replaced in 2028"), which is not the same subject."""
     if different_subjects(a, b):
         return False
-    if a.names and b.names:
-        return True
+    if a.names or b.names:
+        return bool(a.names and b.names)
     smaller = min(len(a.words), len(b.words))
     return smaller > 0 and len(a.words & b.words) / smaller >= 0.6
 
