@@ -167,7 +167,7 @@ class VerificationEngine:
         if text is None:
             return None, False
         record = sources.records.get(source_id)
-        title = record.title or "" if record is not None else ""
+        title = (record.title or "") if record is not None else ""
         unsure = False
         for start, end in passages(claim, text):
             try:
