@@ -4,6 +4,10 @@ For each claim: the passages of each cited snapshot most relevant to it go to th
 each verdict's quote is located in the snapshot (a quote that is not there earns
 nothing); the mechanical checks run on the resulting evidence; sources are grouped into
 independent origins; and the status follows from all of that (``status.decide_status``).
+Corroborating sources (``claims.corroborate``) are judged the same way and attached only
+when their verdict stands; a refutation, or a corroborator's support, about another subject
+(``claims.conflict``) counts for nothing, and a "support" that gives another value for the
+claim's date, place, number or name is no support.
 claims.jsonl is rewritten atomically after every claim, so an interrupted verification
 keeps what it finished.
 """
