@@ -10,9 +10,10 @@ precision/recall/F1 and macro-F1, twice: as labelled, and "confident only" (a ve
 judge marks not confident counted as NOT_ENOUGH_INFO, as the status rules treat it).
 
 Splits: ``tune`` is the first 385 lines, half the file (thresholds were tuned there),
-``held`` the rest (never looked at while tuning). ``--sweep`` prints macro-F1 and the precision of SUPPORTS
-and REFUTES over a grid of thresholds. ``--embeddings`` adds sentence-embedding similarity
-(needs the optional extra). Not part of the test suite; it asserts nothing.
+``held`` the rest (never looked at while tuning). ``--sweep`` prints macro-F1 and the
+precision of SUPPORTS and REFUTES over a grid of thresholds. ``--embeddings`` adds
+sentence-embedding similarity (needs the optional extra). Not part of the test suite; it
+asserts nothing.
 """
 
 from __future__ import annotations
