@@ -160,7 +160,7 @@ def _phase3(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
         "",
     ]
     for line in synth.unverified:
-        who = f"asserted by {line.asserted_by}" if line.asserted_by else "asserted by a searcher"
+        who = f"asserted by {cell(line.asserted_by) or 'a searcher'}"
         if line.urls:
             said = f"Reported by {', '.join(cell(u) for u in line.urls)} ({who})"
             said += ", not officially documented"
