@@ -8,6 +8,7 @@ the configured judge. Status → label: verified/weak → SUPPORTS; contradicted
 supporting evidence → DISPUTED, without → REFUTES; needs_review → NOT_ENOUGH_INFO.
 
     python benchmarks/verify_climate_fever.py --limit 50
+    python benchmarks/verify_climate_fever.py --offset 385 --limit 200   # held-out half
     python benchmarks/verify_climate_fever.py --limit 20 \
         --model openai:qwen2.5-coder-1.5b-instruct --base-url http://127.0.0.1:8765/v1
 """
@@ -41,9 +42,9 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "climate-fever-
 LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO", "DISPUTED")
 
 
-def load_claims(path: Path, limit: int) -> list[dict[str, object]]:
-    with path.open(encoding="utf-8") as handle:
-        return [json.loads(line) for _, line in zip(range(limit), handle, strict=False)]
+def load_claims(path: Path, limit: int, offset: int = 0) -> list[dict[str, object]]:
+    lines = path.read_text(encoding="utf-8").splitlines()[offset : offset + limit]
+    return [json.loads(line) for line in lines]
 
 
 def corpus(claims: list[dict[str, object]]) -> list[Document]:
@@ -92,7 +93,7 @@ def scores(pairs: list[tuple[str, str]]) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
-    claims = load_claims(args.data, args.limit)
+    claims = load_claims(args.data, args.limit, args.offset)
     docs = corpus(claims)
     home = Path(tempfile.mkdtemp(prefix="assay-cf-"))
     with serve_lab(docs, sites=args.sites, faults=False) as lab:
@@ -143,7 +144,10 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("--limit", type=int, default=50, help="claims to check (from the top)")
+    parser.add_argument("--limit", type=int, default=50, help="claims to check")
+    parser.add_argument(
+        "--offset", type=int, default=0, help="lines to skip first (385: the held-out half)"
+    )
     parser.add_argument("--sites", type=int, default=8)
     parser.add_argument("--sources", type=int, default=4, help="pages read per claim")
     parser.add_argument("--model", default=None, help="provider:model (none: extractive)")

@@ -33,6 +33,26 @@ DOCS = [
         f"{FALSE_SENTENCE} Critics argue the Tarn Valley tidal plant barrage changed how "
         "silt settles in the estuary.",
     ),
+    # Pages the searchers' topic search ranks lower: a fact-checker, who may not count the
+    # author's own pages, finds its independent evidence here.
+    Document(
+        "tarn-grid",
+        "Northern estuary grid operators",
+        "The Tarn Valley tidal plant supplies power to roughly 200,000 homes across the "
+        "estuary. Its output feeds the northern grid.",
+    ),
+    Document(
+        "tarn-ladder",
+        "Fish passage in tidal barrages",
+        "A fish ladder was added to the Tarn Valley tidal plant in 2019. Salmon counts "
+        "rose the following year.",
+    ),
+    Document(
+        "tarn-silt",
+        "Estuary sediment survey",
+        "Critics argue the Tarn Valley tidal plant barrage changed how silt settles in the "
+        "estuary. A survey measured the change.",
+    ),
 ]
 
 

@@ -32,7 +32,7 @@ GOLDEN = Path(__file__).parent / "golden" / "synth" / "extractive.md"
 
 @pytest.fixture(scope="module")
 def tarn() -> Iterator[Lab]:
-    with serve_lab(DOCS, sites=3, faults=False, first_address="127.0.0.40") as running:
+    with serve_lab(DOCS, sites=6, faults=False, first_address="127.0.0.40") as running:
         yield running
 
 

@@ -4,16 +4,23 @@ For each claim: the passages of each cited snapshot most relevant to it go to th
 each verdict's quote is located in the snapshot (a quote that is not there earns
 nothing); the mechanical checks run on the resulting evidence; sources are grouped into
 independent origins; and the status follows from all of that (``status.decide_status``).
+Corroborating sources (``claims.corroborate``) are judged the same way and attached only
+when their verdict stands; a refutation, or a corroborator's support, about another subject
+(``claims.conflict``) counts for nothing, and a "support" that gives another value for the
+claim's date, place, number or name is no support.
 claims.jsonl is rewritten atomically after every claim, so an interrupted verification
 keeps what it finished.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from assay.claims import conflict
+from assay.claims.compare import Comparer
+from assay.claims.corroborate import corroborating_sources
 from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict
 from assay.claims.mechanical import CheckResult, mechanical_checks
@@ -76,8 +83,14 @@ class VerificationEngine:
         self.judge = judge
         self.ledger = ClaimLedger(run.dir, fsync=run.fsync)
 
-    async def verify_all(self, only: Iterable[str] | None = None) -> list[ClaimRecord]:
-        """Verify every claim (or those in ``only``), rewriting claims.jsonl after each."""
+    async def verify_all(
+        self, only: Iterable[str] | None = None, *, corroborators: Collection[str] | None = None
+    ) -> list[ClaimRecord]:
+        """Verify every claim (or those in ``only``), rewriting claims.jsonl after each.
+
+        With ``corroborators`` (source ids), each claim is also judged against those of
+        them that speak to it and come from an origin it does not cite already.
+        """
         wanted = set(only) if only is not None else None
         sources = RunSources.load(self.run.dir)
         origins = sources.origins()
@@ -85,7 +98,17 @@ class VerificationEngine:
         for index, claim in enumerate(claims):
             if wanted is not None and claim.id not in wanted:
                 continue
-            claims[index] = await self.verify(claim, sources, origins)
+            candidates = (
+                corroborating_sources(
+                    claim.text,
+                    {s: t for s, t in sources.texts.items() if s in corroborators},
+                    origins,
+                    cited=claim.source_ids,
+                )
+                if corroborators is not None
+                else []
+            )
+            claims[index] = await self.verify(claim, sources, origins, candidates)
             self.ledger.rewrite(claims)
             self.run.events.emit(
                 ClaimVerified(
@@ -97,61 +120,31 @@ class VerificationEngine:
         return claims
 
     async def verify(
-        self, claim: ClaimRecord, sources: RunSources, origins: Origins
+        self,
+        claim: ClaimRecord,
+        sources: RunSources,
+        origins: Origins,
+        candidates: Sequence[str] = (),
     ) -> ClaimRecord:
+        """Judge the claim against its own sources and the ``candidates`` (corroborating
+        sources of other origins); a candidate is attached to the claim only when the
+        judge found it supports or refutes the claim."""
         # The judge is the authority on every source it reads: evidence recorded earlier
         # (an extractor's quote) for a judged source is replaced by the judge's verdict.
-        judged = set(claim.source_ids) & set(sources.texts)
+        own = list(dict.fromkeys(claim.source_ids))
+        judged = set(own) & set(sources.texts)
         evidence = [e for e in claim.evidence if e.source_id not in judged]
+        subject = conflict.read(claim.text, _extracted_from(claim, sources))
         unsure = False
-        for source_id in dict.fromkeys(claim.source_ids):
-            text = sources.texts.get(source_id)
-            if text is None:
-                continue
-            for start, end in passages(claim.text, text):
-                try:
-                    verdict = await self.judge.judge(claim.text, text[start:end])
-                except ProviderError as exc:
-                    # One failed judgment (a timeout, output that never validated) leaves
-                    # this pair undecided; it does not end the run.
-                    unsure = True
-                    self.run.events.emit(
-                        WarningEvent(
-                            message=f"{claim.id} vs {source_id}: judge failed: {exc}",
-                            code="judge_failed",
-                        )
-                    )
-                    continue
-                located = _locate_in(text, verdict, start, end)
-                if looks_like_instruction(verdict.quote):
-                    # Page text that addresses an agent is never evidence, whatever a
-                    # judge (or a model that obeyed it) says.
-                    located = None
-                elif coverage(claim.text, verdict.quote) < MIN_QUOTE_RELEVANCE:
-                    # A quote about something else can neither support nor refute: a
-                    # small model was seen "refuting" claims with a page's menu items.
-                    located = None
-                    unsure = True
-                elif verdict.label == "REFUTES" and _states(verdict.quote, claim.text):
-                    # A sentence that states the claim word for word cannot refute it
-                    # (the local 1.5B model did exactly that): the judge is confused.
-                    located = None
-                    unsure = True
-                if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:
-                    unsure = unsure or not verdict.confident
-                    continue
-                quote_start, quote_end = located
-                evidence.append(
-                    Evidence(
-                        sourceId=source_id,
-                        quote=text[quote_start:quote_end],
-                        start=quote_start,
-                        end=quote_end,
-                        stance=_STANCES[verdict.label],
-                    )
-                )
-                break  # one located verdict per source is enough
-        checked = claim.model_copy(update={"evidence": _dedupe(evidence)})
+        for source_id in [*own, *candidates]:
+            found, doubtful = await self._judge_source(
+                claim, subject, source_id, sources, corroborating=source_id not in own
+            )
+            unsure = unsure or doubtful
+            evidence += [found] if found is not None else []
+        earned = {e.source_id for e in evidence}
+        attached = own + [c for c in candidates if c in earned and c not in own]
+        checked = claim.model_copy(update={"evidence": _dedupe(evidence), "source_ids": attached})
         status, reason, results = assess(checked, sources, origins, unsure=unsure)
         return checked.model_copy(
             update={
@@ -161,6 +154,93 @@ class VerificationEngine:
                 "verified_by": self.judge.name,
             }
         )
+
+    async def _judge_source(
+        self,
+        record_of_claim: ClaimRecord,
+        subject: conflict.Reading,
+        source_id: str,
+        sources: RunSources,
+        *,
+        corroborating: bool,
+    ) -> tuple[Evidence | None, bool]:
+        """The first located verdict of one source (or None), and whether the judge was
+        unsure on the way."""
+        claim = record_of_claim.text
+        text = sources.texts.get(source_id)
+        if text is None:
+            return None, False
+        record = sources.records.get(source_id)
+        title = (record.title or "") if record is not None else ""
+        unsure = False
+        for start, end in passages(claim, text):
+            try:
+                verdict = await self.judge.judge(claim, text[start:end])
+            except ProviderError as exc:
+                # One failed judgment (a timeout, output that never validated) leaves
+                # this pair undecided; it does not end the run.
+                self.run.events.emit(
+                    WarningEvent(
+                        message=f"{record_of_claim.id} vs {source_id}: judge failed: {exc}",
+                        code="judge_failed",
+                    )
+                )
+                unsure = True
+                continue
+            located = _locate_in(text, verdict, start, end)
+            if looks_like_instruction(verdict.quote):
+                # Page text that addresses an agent is never evidence, whatever a
+                # judge (or a model that obeyed it) says.
+                located = None
+            elif coverage(claim, verdict.quote) < MIN_QUOTE_RELEVANCE:
+                # A quote about something else can neither support nor refute: a
+                # small model was seen "refuting" claims with a page's menu items.
+                located = None
+                unsure = True
+            elif verdict.label == "REFUTES" and _states(verdict.quote, claim):
+                # A sentence that states the claim word for word cannot refute it
+                # (the local 1.5B model did exactly that): the judge is confused.
+                located = None
+                unsure = True
+            elif not _same_subject_or_unsure(verdict, subject, title, corroborating=corroborating):
+                # "484 people were killed" in an 1896 outbreak neither refutes nor
+                # corroborates "15 people died" in the 2012 one: another subject.
+                located = None
+            elif verdict.label == "REFUTES" and not await self._compared_same(
+                claim, verdict.quote, _extracted_from(record_of_claim, sources), title
+            ):
+                located = None
+                unsure = True
+            elif verdict.label == "SUPPORTS" and conflict.slot_conflicts(
+                subject, conflict.read(verdict.quote, title)
+            ):
+                # "located in Paris" does not support "located in Berlin", whatever a
+                # judge (or a page that told it to) says.
+                located = None
+                unsure = True
+            if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:
+                unsure = unsure or not verdict.confident
+                continue
+            quote_start, quote_end = located
+            return Evidence(
+                sourceId=source_id,
+                quote=text[quote_start:quote_end],
+                start=quote_start,
+                end=quote_end,
+                stance=_STANCES[verdict.label],
+            ), unsure
+        return None, unsure
+
+    async def _compared_same(self, claim: str, quote: str, claim_page: str, page: str) -> bool:
+        """Whether a judge with a comparison step (the model's) agrees that a refuting
+        quote is about the claim's subject; a judge without one is taken at its word."""
+        if not isinstance(self.judge, Comparer):
+            return True
+        try:
+            found = await self.judge.compare(claim, quote, first_page=claim_page, second_page=page)
+        except ProviderError:
+            return False
+        return found.same_subject
 
 
 def assess(
@@ -191,6 +271,26 @@ def checks_json(
     }
     recorded["judge_unsure"] = unsure
     return recorded
+
+
+def _same_subject_or_unsure(
+    verdict: Verdict, subject: conflict.Reading, title: str, *, corroborating: bool
+) -> bool:
+    """Whether a refutation, or a corroborating source's support, is about the claim's
+    subject (or cannot be told apart from it): a different subject counts for nothing."""
+    if verdict.label != "REFUTES" and not corroborating:
+        return True
+    return not conflict.different_subjects(subject, conflict.read(verdict.quote, title))
+
+
+def _extracted_from(claim: ClaimRecord, sources: RunSources) -> str:
+    """The title of the page the claim was extracted from (its first quoted source): it
+    names the subject a claim like "It was established in 1991" speaks of."""
+    for item in claim.evidence:
+        record = sources.records.get(item.source_id)
+        if record is not None:
+            return record.title or ""
+    return ""
 
 
 def _locate_in(text: str, verdict: Verdict, start: int, end: int) -> tuple[int, int] | None:

@@ -4,7 +4,8 @@
 2. each cited source's snapshot still hashes to the sha256 recorded when it was saved;
 3. every evidence quote occurs in its snapshot at the recorded offsets (after whitespace
    and Unicode normalisation);
-4. the numbers, dates and quantities in the claim appear in its supporting quotes.
+4. the numbers, dates and quantities in the claim appear in its supporting quotes (a claim
+   that only refuting quotes speak to has none to check).
 """
 
 from __future__ import annotations
@@ -90,6 +91,9 @@ def check_numbers_supported(claim: ClaimRecord) -> CheckResult:
     if not wanted:
         return CheckResult("numbers_supported", True, "no numbers in the claim")
     supporting = [e.quote for e in claim.evidence if e.stance == "supports"]
+    if not supporting and any(e.stance == "refutes" for e in claim.evidence):
+        # A refuted claim's numbers are the ones the refuting quote disagrees with.
+        return CheckResult("numbers_supported", True, "nothing supports it: only refuted")
     present = set().union(*(numbers_in(q) for q in supporting)) if supporting else set()
     missing = sorted(wanted - present)
     if missing:

@@ -48,9 +48,37 @@ _PAIRS = (
 """Antonyms in plain words; stemmed (and folded to a direction) when the module loads."""
 
 
+_SYNONYM_GROUPS = (
+    "cause lead drive result trigger produce",
+    "human anthropogenic manmade",
+    "world global worldwide planet",
+    "warm heat",
+    "big large huge",
+    "die kill death dead",
+    "begin start commence",
+    "show demonstrate reveal indicate",
+    "say state report claim",
+    "predict forecast project",
+    "rapid quick fast",
+    "scientist researcher expert",
+    "study research",
+    "country nation",
+    "percent percentage",
+    "danger threat risk",
+    "emission emit",
+    "melt thaw",
+    "ocean sea",
+)
+"""General English words that say the same thing in a claim and its evidence, each group
+folded to its first word (after stemming) so a paraphrase covers the claim's words."""
+_SYNONYMS = {stem(w): stem(group.split()[0]) for group in _SYNONYM_GROUPS for w in group.split()}
+
+
 def canonical(word_stem: str) -> str:
-    """A stem with verbs of change folded to their direction ("up"/"down")."""
-    return _DIRECTION.get(word_stem, word_stem)
+    """A stem with verbs of change folded to their direction ("up"/"down") and general
+    synonyms folded to one word ("anthropogenic" → "human")."""
+    folded = _SYNONYMS.get(word_stem, word_stem)
+    return _DIRECTION.get(folded, folded)
 
 
 ANTONYMS: dict[str, frozenset[str]] = {}

@@ -19,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
+from assay.claims import conflict
 from assay.claims.judge import Label, Verdict
 from assay.engines.extractive.agreement import (
     NumberAgreement,
@@ -50,6 +51,9 @@ class Thresholds:
     """
 
     supports: float = 0.8
+    supports_with_numbers: float = 0.6
+    """The coverage that suffices when every number of the claim stands in the passage too:
+    agreeing slots carry much of the claim, so fewer of its words need repeating."""
     refutes: float = 0.6
     similar: float = 0.75
     """Embedding cosine at which a passage counts as saying the claim (extra installed)."""
@@ -72,6 +76,8 @@ class _Reading:
     """Polarity signals that cancel out (a negation and an antonym): too unsure to support."""
     question: bool
     numbers: NumberAgreement
+    slot_conflict: bool = False
+    """Same subject, a date, place or name filled with another value (``claims.conflict``)."""
     similarity: float = 0.0
 
     @property
@@ -161,12 +167,20 @@ class ExtractiveJudge:
             )
             if flag
         ]
-        refuting = (best.flipped or best.numbers.conflict) and not best.question
+        refuting = (
+            best.flipped or best.numbers.conflict or best.slot_conflict
+        ) and not best.question
         close = _closeness(best, t)
         label: Label = "NOT_ENOUGH_INFO"
         if refuting and best.coverage >= t.refutes:
             label, close = "REFUTES", abs(best.coverage - t.refutes)
-            notes.append("opposite polarity" if best.flipped else "a different number")
+            notes.append(
+                "opposite polarity"
+                if best.flipped
+                else "a different number"
+                if best.numbers.conflict
+                else "another value for the same attribute"
+            )
         elif not refuting and not blockers and close >= 0:
             label = "SUPPORTS"
             notes += ["numbers agree"] if best.numbers.agree else []
@@ -181,7 +195,8 @@ class ExtractiveJudge:
 def _closeness(reading: _Reading, t: Thresholds) -> float:
     """How far past (positive) or short of (negative) the support thresholds a reading is:
     lexical coverage, or embedding similarity when the extra supplied one."""
-    lexical = reading.coverage - t.supports
+    bar = t.supports_with_numbers if reading.numbers.agree else t.supports
+    lexical = reading.coverage - bar
     if not reading.similarity:
         return lexical
     return max(lexical, reading.similarity - t.similar)
@@ -198,7 +213,15 @@ def _read(claim: str, stems: set[str], evidence: str, start: int, end: int) -> _
     mixed = not flipped and (negation_mismatch or bool(flips))
     question = is_question(text)
     numbers = compare_numbers(claim, text)
-    return _Reading(start, end, coverage, density, flipped, mixed, question, numbers)
+    slot_conflict = _slot_conflict(claim, text)
+    return _Reading(start, end, coverage, density, flipped, mixed, question, numbers, slot_conflict)
+
+
+def _slot_conflict(claim: str, text: str) -> bool:
+    ours, theirs = conflict.read(claim), conflict.read(text)
+    if not conflict.same_subject(ours, theirs):
+        return False
+    return any(c.kind != "number" for c in conflict.slot_conflicts(ours, theirs))
 
 
 def _coverage(stems: set[str], found: set[str]) -> tuple[float, float]:

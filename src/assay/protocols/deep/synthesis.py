@@ -1,7 +1,8 @@
 """Phase 4: verify the facts, then write the findings by theme, not by direction.
 
-Facts that overlap (most content words shared both ways) are merged into one entry that
-says whether their sources agree or conflict. A fact is a **[FACT]** with [N] citations
+Facts that overlap (most content words shared both ways) or that give one subject's
+attribute different values (``claims.conflict``) are merged into one entry that says
+whether their sources agree or conflict. A fact is a **[FACT]** with [N] citations
 and its claim marker; a theme's **[SYNTHESIS]** line is the engine's own analysis and cites
 nothing. Independence is the verification engine's: two sources of one origin count once.
 A fact with ≥ 2 independent supporting origins is high confidence; any other carries
@@ -14,7 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from assay.claims.corroborate import corroborating_sources
+from assay.claims.conflict import conflict
 from assay.claims.engine import RunSources, VerificationEngine
 from assay.claims.judge import Judge
 from assay.claims.relevance import coverage
@@ -22,9 +23,9 @@ from assay.protocols.deep.findings import Findings
 from assay.report.markers import claim_marker, neutralize
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.runs import Run
+from assay.store.sources import SourceLedger
 
 OVERLAP = 0.6
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _BRACKET_NUMBER = re.compile(r"\[(\d+)\]")
 _THEMES = (
     ("Criticism, risks and limitations", re.compile(
@@ -39,20 +40,11 @@ _RANK = {"verified": 0, "weak": 1, "contradicted": 2, "needs_review": 3, "unveri
 
 
 async def verify_claims(run: Run, judge: Judge) -> list[ClaimRecord]:
-    """Widen each unverified claim with the run's other sources that speak to it, then
-    run the verification engine on them (as the research agent does)."""
-    ledger = ClaimLedger(run.dir, fsync=run.fsync)
-    sources = RunSources.load(run.dir)
-    claims = ledger.claims()
-    pending = [c.id for c in claims if c.status == "unverified"]
-    widened = []
-    for claim in claims:
-        if claim.status == "unverified":
-            extra = corroborating_sources(claim.text, sources, exclude=set(claim.source_ids))
-            claim = claim.model_copy(update={"source_ids": claim.source_ids + extra})
-        widened.append(claim)
-    ledger.rewrite(widened)
-    return await VerificationEngine(run, judge).verify_all(only=pending)
+    """Verify each unverified claim against its sources and, as corroboration, the run's
+    other independent sources that speak to it (as the research agent does)."""
+    pending = [c.id for c in ClaimLedger(run.dir).claims() if c.status == "unverified"]
+    every_source = [r.id for r in SourceLedger(run.dir).records()]
+    return await VerificationEngine(run, judge).verify_all(only=pending, corroborators=every_source)
 
 
 def clean(text: str) -> str:
@@ -74,9 +66,17 @@ class Group:
 
     @property
     def conflict(self) -> bool:
-        numbers = {tuple(_NUMBER.findall(c.text)) for c in self.claims}
+        """Sources disagree: a claim was refuted, or two of the merged claims give one
+        subject's attribute different values (``claims.conflict``; different subjects,
+        such as two events, never conflict)."""
         contradicted = any(c.status == "contradicted" for c in self.claims)
-        return contradicted or bool(self.refuting) or len(numbers) > 1
+        return contradicted or bool(self.refuting) or _disagree(self.claims)
+
+
+def _disagree(claims: Sequence[ClaimRecord]) -> bool:
+    return any(
+        conflict(a.text, b.text) is not None for i, a in enumerate(claims) for b in claims[i + 1 :]
+    )
 
 
 def group_facts(claims: Sequence[ClaimRecord]) -> list[Group]:
@@ -84,7 +84,8 @@ def group_facts(claims: Sequence[ClaimRecord]) -> list[Group]:
     for claim in claims:
         for group in groups:
             lead = group.lead.text
-            if coverage(lead, claim.text) >= OVERLAP and coverage(claim.text, lead) >= OVERLAP:
+            both = min(coverage(lead, claim.text), coverage(claim.text, lead))
+            if both >= OVERLAP or conflict(lead, claim.text) is not None:
                 group.claims.append(claim)
                 break
         else:

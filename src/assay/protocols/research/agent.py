@@ -18,8 +18,7 @@ import contextlib
 from datetime import UTC, datetime
 from typing import Literal
 
-from assay.claims.corroborate import corroborating_sources
-from assay.claims.engine import RunSources, VerificationEngine
+from assay.claims.engine import VerificationEngine
 from assay.claims.extract import ExtractiveExtractor, record_claims
 from assay.events import (
     PhaseFinished,
@@ -330,17 +329,11 @@ class ResearchHarness:
             return
         self.run.events.emit(PhaseStarted(phase="verify"))
         ledger = ClaimLedger(self.run.dir, fsync=self.run.fsync)
-        sources = RunSources.load(self.run.dir)
-        claims = ledger.claims()
-        pending = [c.id for c in claims if c.status == "unverified"]
-        widened = []
-        for claim in claims:
-            if claim.status == "unverified":
-                extra = corroborating_sources(claim.text, sources, exclude=set(claim.source_ids))
-                claim = claim.model_copy(update={"source_ids": claim.source_ids + extra})
-            widened.append(claim)
-        ledger.rewrite(widened)
-        verified = await VerificationEngine(self.run, self.context.judge).verify_all(only=pending)
+        pending = [c.id for c in ledger.claims() if c.status == "unverified"]
+        every_source = [r.id for r in SourceLedger(self.run.dir).records()]
+        verified = await VerificationEngine(self.run, self.context.judge).verify_all(
+            only=pending, corroborators=every_source
+        )
         counts = {s: sum(1 for c in verified if c.status == s) for s in ("verified", "weak")}
         detail = (
             f"{len(pending)} claims checked; {counts['verified']} verified, {counts['weak']} weak"

@@ -37,6 +37,8 @@ class FinalLine:
     text: str
     claim_id: str
     urls: list[str]
+    """The pages that support the statement (none: no source was found that says it)."""
+    asserted_by: str = ""
 
 
 @dataclass
@@ -158,11 +160,13 @@ def _phase3(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
         "",
     ]
     for line in synth.unverified:
-        by = ", ".join(cell(u) for u in line.urls) or "its searcher"
-        out.append(
-            f"- {cell(line.text)}{_marker(line.claim_id, statuses)} -- Reported by {by}, "
-            "not officially documented"
-        )
+        who = f"asserted by {cell(line.asserted_by) or 'a searcher'}"
+        if line.urls:
+            said = f"Reported by {', '.join(cell(u) for u in line.urls)} ({who})"
+            said += ", not officially documented"
+        else:
+            said = f"{who[0].upper()}{who[1:]}; no source found"
+        out.append(f"- {cell(line.text)}{_marker(line.claim_id, statuses)} -- {said}")
     if not synth.unverified:
         out.append("- None.")
     return [*out, ""]

@@ -185,7 +185,8 @@ class Manager:
         return ExtractiveWorker(), judge
 
     async def _phase3(self) -> None:
-        verified, unverified = final_statements(self.synth)
+        ledger = {c.id: c for c in self.panel.ledger.claims()}
+        verified, unverified = final_statements(self.synth, ledger)
         self.synth.unverified = unverified
         panel = self.panel
         names = [a.name for a in self.roster.agents]

@@ -4,14 +4,17 @@ Phase 1: every searcher gathers with its own tool and writes, all at once (async
 tasks); each sentence becomes a claim with its quote, and ``[PHASE1_DONE]`` is signalled.
 Phase 2 starts only once every searcher has signalled or been blocked: each searcher
 fact-checks every other searcher's response, assertion by assertion, with ``fact_check``
-over its own GatherSession and its own judge. Verdicts map from the engine's statuses:
+over its own GatherSession and its own judge, never counting a page the author read nor
+any page of the same origin (a check that re-finds the author's page is circular).
+Verdicts map from the engine's statuses:
 
     verified, weak                             VERIFIED (a supporting quote was located)
     contradicted, with a located refuting quote FALSE
     anything else (needs_review, no evidence)   UNVERIFIABLE
 
 Phase 3: the chief author arranges the statements some fact-checker VERIFIED and none
-marked FALSE; the rest that no one marked FALSE go under Unverified Claims.
+marked FALSE; the rest that no one marked FALSE go under Unverified Claims, each with who
+asserted it and only the pages found to support it ("no source found" when none does).
 
 The ledgers are shared by the whole panel, so writes to claims.jsonl (record, append,
 verify-and-rewrite) take one lock: a verification that rewrites the file never drops a
@@ -21,11 +24,12 @@ claim another agent appended meanwhile.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from assay.claims.engine import VerificationEngine
 from assay.claims.extract import DraftClaim, record_claims
-from assay.claims.factcheck import fact_check
+from assay.claims.factcheck import Excluded, fact_check
 from assay.claims.judge import Judge
 from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signal, WarningEvent
 from assay.gather.session import GatherSession
@@ -201,12 +205,16 @@ class Panel:
             if target.agent == name:
                 continue
             rows = self.synth.checks[(name, target.agent)]
+            # The author's pages (and their origins) are never a checker's evidence.
+            read = target.gathered.sources
+            authors = Excluded([s.record for s in read], {s.record.id: s.text for s in read})
             for paragraph in target.paragraphs:
                 for sentence in paragraph:
                     async with self.lock:
                         checked = await fact_check(
                             sentence.text, checker.session, engine,
                             created_by=f"{name} fact-check of {target.agent}",
+                            excluded=authors,
                         )  # fmt: skip
                     rows.append(self._row(sentence.claim_id or "", checked))
         self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
@@ -233,8 +241,15 @@ def verdict_of(claim: ClaimRecord) -> tuple[str, int | None]:
     return "UNVERIFIABLE", None
 
 
-def final_statements(synth: Synthesis) -> tuple[list[FinalLine], list[FinalLine]]:
-    """(verified statements, unverified ones); anything marked FALSE is in neither."""
+def final_statements(
+    synth: Synthesis, claims: Mapping[str, ClaimRecord]
+) -> tuple[list[FinalLine], list[FinalLine]]:
+    """(verified statements, unverified ones); anything marked FALSE is in neither.
+
+    An unverified statement names who asserted it and, as its sources, only the pages whose
+    quotes the judge found supporting it (``claims``: the ledger): a page the author merely
+    cited, which does not say it, is never credited with it.
+    """
     rows: dict[str, list[CheckRow]] = {}
     for checks in synth.checks.values():
         for row in checks:
@@ -242,8 +257,9 @@ def final_statements(synth: Synthesis) -> tuple[list[FinalLine], list[FinalLine]
     verified: list[FinalLine] = []
     unverified: list[FinalLine] = []
     seen: set[str] = set()
+    # A sentence two searchers both wrote is one claim, whose quote may be either's copy.
+    urls = {s.record.id: s.record.url for n in synth.narratives for s in n.gathered.sources}
     for narrative in synth.narratives:
-        urls = [s.record.url for s in narrative.gathered.sources]
         for paragraph in narrative.paragraphs:
             for sentence in paragraph:
                 key = sentence.text.casefold()
@@ -256,9 +272,21 @@ def final_statements(synth: Synthesis) -> tuple[list[FinalLine], list[FinalLine]
                 good = next((r for r in mine if r.verdict == "VERIFIED"), None)
                 if good is not None:
                     verified.append(FinalLine(sentence.text, good.check_id, [good.source]))
-                else:
-                    cited = [urls[n - 1] for n in sentence.cites]
-                    unverified.append(FinalLine(sentence.text, sentence.claim_id, cited))
+                    continue
+                own = claims.get(sentence.claim_id)
+                supporting = [
+                    urls[e.source_id]
+                    for e in (own.evidence if own is not None else [])
+                    if e.stance == "supports" and e.source_id in urls
+                ]
+                unverified.append(
+                    FinalLine(
+                        sentence.text,
+                        sentence.claim_id,
+                        list(dict.fromkeys(supporting)),
+                        asserted_by=narrative.agent,
+                    )
+                )
     return verified, unverified
 
 

@@ -15,8 +15,8 @@ extractors:
 A vague attribution ("is said to", "some say") is never a key point. ``record_key_points``
 appends each new key point to claims.jsonl (with a ``claim.created`` event) right after its
 source is read; a key point another source already made is not a new claim: that source
-is added to the existing claim. ``corroborate`` then, before verification, adds every other
-source with a sentence covering most of a claim's content words, so the judge reads it too.
+is added to the existing claim. Verification then judges each claim against the other used
+sources of independent origins too (``claims.corroborate``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.normalize import normalize_text
 from assay.engines.extractive.picker import claimable, pick_claims
-from assay.engines.extractive.text import content_words, looks_like_instruction, split_sentences
+from assay.engines.extractive.text import looks_like_instruction, split_sentences
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
@@ -41,9 +41,6 @@ from assay.store.sources import SourceRecord
 MAX_KEY_POINTS = 5
 MAX_QUOTES = 2
 PASSAGE_SENTENCES = 10
-CORROBORATION = 0.6
-"""Share of a claim's content words one sentence of another source must cover."""
-MAX_CORROBORATING = 3
 
 
 @dataclass(frozen=True)
@@ -196,33 +193,3 @@ def record_key_points(run: Run, source: SourceRecord, points: Sequence[KeyPoint]
     if merged:
         ledger.rewrite(claims)
     return findings
-
-
-def coverage(wanted: set[str], sentence: str) -> float:
-    return len(wanted & set(content_words(sentence))) / len(wanted) if wanted else 0.0
-
-
-def corroborate(run: Run, findings: Sequence[SourceFindings], texts: dict[str, str]) -> None:
-    """Add to each claim the other used sources that state most of it (in source order)."""
-    ledger = ClaimLedger(run.dir, fsync=run.fsync)
-    claims = ledger.claims()
-    sentences = {
-        f.record.id: [s.text for s in split_sentences(texts[f.record.id])] for f in findings
-    }
-    changed = False
-    for index, claim in enumerate(claims):
-        wanted = set(content_words(claim.text))
-        if len(wanted) < 2:
-            continue
-        extra = [
-            f.record.id
-            for f in findings
-            if f.record.id not in claim.source_ids
-            and max((coverage(wanted, s) for s in sentences[f.record.id]), default=0.0)
-            >= CORROBORATION
-        ][:MAX_CORROBORATING]
-        if extra:
-            claims[index] = claim.model_copy(update={"source_ids": [*claim.source_ids, *extra]})
-            changed = True
-    if changed:
-        ledger.rewrite(claims)

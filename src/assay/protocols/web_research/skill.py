@@ -40,7 +40,6 @@ from assay.protocols.web_research.keypoints import (
     ExtractiveKeyPoints,
     KeyPoint,
     ModelKeyPoints,
-    corroborate,
     record_key_points,
 )
 from assay.protocols.web_research.results import (
@@ -153,9 +152,9 @@ class _Flow:
         detail = f"{len(found.findings)} used, {len(found.skipped)} skipped"
         run.events.emit(PhaseFinished(phase="gather", detail=detail))
         if found.findings:
-            corroborate(run, found.findings, found.texts)
             run.events.emit(PhaseStarted(phase="verify"))
-            await VerificationEngine(run, self.context.judge).verify_all()
+            used = [f.record.id for f in found.findings]
+            await VerificationEngine(run, self.context.judge).verify_all(corroborators=used)
             run.events.emit(PhaseFinished(phase="verify"))
         run.events.emit(PhaseStarted(phase="synthesize"))
         made = await self.synthesize()

@@ -1,0 +1,262 @@
+"""Contradictions by subject and slot: when two statements really disagree.
+
+Two statements conflict when they speak of the same subject and fill the same attribute
+(a date, a place, a number, a name) with incompatible values — "born 30 July 1970 in
+London" and "born 12 March 1975 in Toronto", said of one person. They never conflict
+when their subjects differ: "15 people died in the 2012 Leap Day tornado outbreak" and
+"484 people were killed in the May 1896 tornado outbreak" are about two events.
+
+Without a model, a subject is read from names (capitalised spans of the statement and of
+its context, usually the title of the page it comes from, which resolves "It was
+established in 1991") and from the years that qualify a noun ("the 2012 outbreak"); a
+slot is a value with the relation word in front of it ("born … 1970", "located in
+Berlin", "founded by Ada"). The reading is deliberately strict: a pair it cannot place
+under one subject and one attribute is not a conflict.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from assay.engines.extractive.agreement import canonical, quantities
+from assay.engines.extractive.text import STOP_WORDS, is_content, stem, word_set
+
+SlotKind = Literal["date", "place", "number", "name"]
+
+MONTHS = word_set(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec"
+)
+_TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*|[^\w\s]")
+_PLACE_WORDS = word_set("in at near")
+_NAME_WORDS = word_set("by named called")
+_RELATION_SPAN = 4
+"""How far before a value its relation word is looked for ("born on 30 July 1970")."""
+_SYNONYMS = {
+    "kill": "die", "dead": "die", "death": "die", "perish": "die", "found": "establish",
+    "creat": "establish", "start": "establish", "launch": "establish", "open": "establish",
+    "situat": "locat", "lie": "locat", "base": "locat", "birth": "born",
+}  # fmt: skip
+
+
+def relation_word(word: str) -> str:
+    """A relation's key: stemmed, synonyms folded ("killed" → "die", "founded" →
+    "establish"), verbs of change folded to a direction."""
+    base = canonical(stem(word))
+    return _SYNONYMS.get(base, base)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One attribute value a statement asserts, with the relation words before it."""
+
+    kind: SlotKind
+    value: str
+    relation: frozenset[str]
+    number: float | None = None
+    unit: str = ""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a statement is about (names, qualifying years) and what it asserts (slots)."""
+
+    names: tuple[tuple[str, ...], ...]
+    years: frozenset[str]
+    slots: tuple[Slot, ...]
+    words: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Why two statements cannot both be true: one attribute, two values."""
+
+    kind: SlotKind
+    left: str
+    right: str
+
+    def describe(self) -> str:
+        return f"{self.kind}: {self.left} versus {self.right}"
+
+
+def tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.replace("’", "'"))
+
+
+def _is_year(token: str) -> bool:
+    return token.isdigit() and len(token) == 4 and 1000 <= int(token) <= 2100
+
+
+def _capitalised(token: str, position: int, previous: str) -> bool:
+    if not token[:1].isupper() or token.lower() in MONTHS:
+        return False
+    sentence_start = position == 0 or previous in '.!?:;"“('
+    return not (sentence_start and token.lower() in STOP_WORDS)
+
+
+def _relation(before: list[str]) -> frozenset[str]:
+    """The nearest lower-case content word before a value: the verb or noun it fills
+    ("born", "located", "established"). One word keeps "the plant opened in 2016" apart
+    from "a ladder was added to the plant in 2019"."""
+    for token in reversed(before[-_RELATION_SPAN:]):
+        if token.islower() and is_content(token):
+            return frozenset({relation_word(token)})
+    return frozenset()
+
+
+def read(text: str, context: str = "") -> Reading:
+    """The subject and the slots of ``text``; ``context`` (a page title) adds subject names."""
+    found = tokens(text)
+    names: list[tuple[str, ...]] = []
+    years: set[str] = set()
+    slots: list[Slot] = []
+    slot_spans: set[int] = set()
+    index = 0
+    while index < len(found):
+        token = found[index]
+        previous = found[index - 1] if index else ""
+        before = [t for t in found[max(0, index - 8) : index] if t.isalpha()]
+        if previous.lower() in _PLACE_WORDS | _NAME_WORDS and _capitalised(token, index, ""):
+            end = _span_end(found, index)
+            kind: SlotKind = "place" if previous.lower() in _PLACE_WORDS else "name"
+            slots.append(Slot(kind, " ".join(found[index:end]), _relation(before[:-1])))
+            slot_spans.update(range(index, end))
+            index = end
+            continue
+        if _is_year(token):
+            following = found[index + 1] if index + 1 < len(found) else ""
+            if following.isalpha() and following.lower() not in STOP_WORDS:
+                years.add(token)  # "the 2012 Leap Day outbreak": the year names the subject
+            else:
+                slots.append(Slot("date", _date_around(found, index), _relation(before)))
+        index += 1
+    for start, end in _name_spans(found):
+        if not slot_spans & set(range(start, end)):
+            names.append(tuple(t.lower() for t in found[start:end]))
+    if context:
+        context_reading = read(context)
+        names += [n for n in context_reading.names if n not in names]
+        names += [(s.value.lower(),) for s in context_reading.slots if s.kind == "place"]
+        years |= context_reading.years | {
+            s.value[-4:] for s in context_reading.slots if s.kind == "date"
+        }
+    slots += _number_slots(text)
+    words = frozenset(relation_word(t) for t in found if is_content(t.lower()) and t.isalpha())
+    return Reading(tuple(names), frozenset(years), tuple(slots), words)
+
+
+def _span_end(found: list[str], start: int) -> int:
+    end = start + 1
+    while end < len(found) and (found[end][:1].isupper() or found[end] in ("of", "de", "von")):
+        end += 1
+    while end > start + 1 and not found[end - 1][:1].isupper():
+        end -= 1
+    return end
+
+
+def _name_spans(found: list[str]) -> Iterable[tuple[int, int]]:
+    index = 0
+    while index < len(found):
+        previous = found[index - 1] if index else ""
+        if _capitalised(found[index], index, previous) and found[index].isalpha():
+            end = _span_end(found, index)
+            # A lone capitalised word opening a sentence is usually just capitalised.
+            if end - index > 1 or not (index == 0 or previous in '.!?:;"“('):
+                yield index, end
+            index = end
+        else:
+            index += 1
+
+
+def _date_around(found: list[str], index: int) -> str:
+    """The date a year closes: "30 July 1970", "March 1975" or "1991"."""
+    start = index
+    if start > 0 and found[start - 1].lower() in MONTHS:
+        start -= 1
+        if start > 0 and found[start - 1].isdigit() and len(found[start - 1]) <= 2:
+            start -= 1
+    return " ".join(found[start : index + 1])
+
+
+def _number_slots(text: str) -> list[Slot]:
+    slots = []
+    for quantity in quantities(text):
+        if quantity.year or not quantity.unit:
+            continue
+        relation = frozenset(relation_word(w) for w in quantity.before)
+        value = f"{quantity.value:g} {quantity.unit}"
+        slots.append(Slot("number", value, relation, quantity.value, quantity.unit))
+    return slots
+
+
+def _name_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Same name, or one is the other's tail or head ("Smith" / "Alan Smith")."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return long[: len(short)] == short or long[-len(short) :] == short
+
+
+def shared_names(a: Reading, b: Reading) -> bool:
+    return any(_name_match(x, y) for x in a.names for y in b.names)
+
+
+def different_subjects(a: Reading, b: Reading) -> bool:
+    """Clearly about different things: both name something and share no name, or each
+    is qualified by years and the years differ (different events)."""
+    if a.years and b.years and not a.years & b.years:
+        return True
+    return bool(a.names and b.names) and not shared_names(a, b)
+
+
+def same_subject(a: Reading, b: Reading) -> bool:
+    """About one thing: a shared name (or, with no names on either side, most of the
+    shorter statement's words shared) and no clash of qualifying years. A name on one side
+    only leaves the subject unknown ("It was replaced in 1921" / "The Maren is due to be
+    replaced in 2028"), which is not the same subject."""
+    if different_subjects(a, b):
+        return False
+    if a.names or b.names:
+        return bool(a.names and b.names)
+    smaller = min(len(a.words), len(b.words))
+    return smaller > 0 and len(a.words & b.words) / smaller >= 0.6
+
+
+def _incompatible(x: Slot, y: Slot) -> bool:
+    if x.kind != y.kind or not (x.relation & y.relation or x.kind == "number"):
+        return False
+    if x.kind == "number":
+        assert x.number is not None and y.number is not None
+        same_thing = x.unit == y.unit and (bool(x.relation & y.relation) or x.unit != "")
+        return same_thing and not math.isclose(x.number, y.number, rel_tol=0.02)
+    if x.kind == "date":
+        return x.value[-4:] != y.value[-4:] or (
+            len(x.value) > 4 and len(y.value) > 4 and x.value != y.value
+        )
+    return x.value.lower() != y.value.lower()
+
+
+def slot_conflicts(a: Reading, b: Reading) -> list[Conflict]:
+    """The attributes both readings fill with incompatible values (subjects not checked)."""
+    found = []
+    for x in a.slots:
+        for y in b.slots:
+            if _incompatible(x, y) and not any(_agrees(x, z) for z in b.slots):
+                found.append(Conflict(x.kind, x.value, y.value))
+    return found
+
+
+def _agrees(x: Slot, y: Slot) -> bool:
+    """``y`` gives the same value for ``x``'s attribute (two dates in one sentence)."""
+    return x.kind == y.kind and x.value.lower() == y.value.lower()
+
+
+def conflict(a: str, b: str, *, context_a: str = "", context_b: str = "") -> Conflict | None:
+    """The first attribute two statements fill incompatibly, if they share a subject."""
+    left, right = read(a, context_a), read(b, context_b)
+    if not same_subject(left, right):
+        return None
+    found = slot_conflicts(left, right)
+    return found[0] if found else None
