@@ -149,6 +149,16 @@ class ReportUpdated(Event):
     path: str | None = None
 
 
+class SearchRound(Event):
+    """A follow-up reading round: what the claims so far do not say, and the queries that
+    look for it (research and ask; bounded, see protocols/research/hops.py)."""
+
+    type: ClassVar[str] = "research.round"
+    round: int
+    missing: str
+    queries: list[str]
+
+
 class WarningEvent(Event):
     """Something the user should know that did not stop the run (a cap hit, a retry)."""
 

@@ -8,6 +8,7 @@ is relevant. ``coverage`` is the shared word-overlap primitive the other checks 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.engines.extractive.text import content_words, raw_words
@@ -24,13 +25,20 @@ class Relevance:
 
     score: float
     method: str
+    target: str = ""
+    """The question or sub-question the score is against, when there were several."""
 
     @property
     def relevant(self) -> bool:
         return self.score >= RELEVANT
 
     def to_json(self) -> dict[str, object]:
-        return {"score": round(self.score, 3), "method": self.method, "relevant": self.relevant}
+        found: dict[str, object] = {
+            "score": round(self.score, 3),
+            "method": self.method,
+            "relevant": self.relevant,
+        }
+        return found | ({"target": self.target} if self.target else {})
 
 
 def coverage(claim: str, sentence: str) -> float:
@@ -54,6 +62,17 @@ def relevance(question: str, text: str, *, title: str = "") -> Relevance:
     found = set(content_words(text)) | set(content_words(title))
     total = sum(weights.values())
     return Relevance(sum(w for word, w in weights.items() if word in found) / total, LEXICAL)
+
+
+def best_relevance(targets: Sequence[str], text: str, *, title: str = "") -> Relevance:
+    """The relevance of ``text`` to the first of ``targets`` (the question, then the plan's
+    sub-questions and the follow-up searches) it speaks to most."""
+    best = Relevance(0.0, LEXICAL)
+    for target in targets:
+        found = relevance(target, text, title=title)
+        if found.score > best.score:
+            best = Relevance(found.score, found.method, target)
+    return best
 
 
 def _weights(question: str) -> dict[str, float]:

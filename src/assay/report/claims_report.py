@@ -36,6 +36,7 @@ def render_claims_report(
     stopped: str | None = None,
     answer: str | None = None,  # already safe to show: callers neutralize page text in it
     open_questions: Sequence[str] = (),
+    off_topic: int = 0,
 ) -> str:
     numbers = {s.id: n for n, s in enumerate(sources, start=1)}
     lines = [f"# {topic}", ""]
@@ -48,6 +49,11 @@ def render_claims_report(
         lines += [f"**Answer:** {answer}", ""]
     lines.append(f"{len(claims)} claims from {len(sources)} sources")
     lines[-1] += f": {summary}." if summary else "."
+    if off_topic:
+        lines[-1] += (
+            f" {off_topic} more claims were judged off-topic: they stay in claims.jsonl and "
+            "are not presented."
+        )
     for claim in [c for c in claims if c.status == "verified"][:3]:
         cited = citation(claim.source_ids, numbers)
         lines.append(f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}")

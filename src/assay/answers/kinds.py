@@ -1,0 +1,201 @@
+"""What a question asks for: its kind (a date, a name, yes/no, a choice…) and its sides.
+
+The answer must have the question's shape — a date for "when", a name for "who", yes or
+no first for a yes/no question, one of the two named things for "which … A or B" — so
+both the model step and the span extractor start from :func:`shape_of`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from assay.engines.extractive.text import STOP_WORDS, content_words, raw_words
+
+Kind = Literal["yesno", "choice", "when", "number", "who", "where", "what"]
+
+_AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "should",
+    ]
+)
+_WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
+_NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high)\b")
+_WHERE = re.compile(
+    r"^where\b|\b(?:what|which|in what|in which) (?:city|town|country|state|county|place|"
+    r"region|province|continent|island|location)\b|\bbased where\b|\bwhere\b"
+)
+_WHO = re.compile(r"^(?:who|whom|whose)\b|\b(?:what|which) (?:person|man|woman|actor|actress)\b")
+_EARLIER = frozenset(
+    [
+        "first",
+        "earlier",
+        "earliest",
+        "older",
+        "oldest",
+        "before",
+        "sooner",
+        "predates",
+        "preceded",
+        "founded",
+    ]
+)
+_LATER = frozenset(
+    ["later", "latest", "newer", "newest", "younger", "youngest", "last", "recent", "after"]
+)
+_MORE = frozenset(
+    [
+        "more",
+        "most",
+        "larger",
+        "largest",
+        "bigger",
+        "biggest",
+        "higher",
+        "highest",
+        "longer",
+        "longest",
+        "taller",
+        "tallest",
+        "greater",
+        "greatest",
+        "heavier",
+        "many",
+    ]
+)
+_LESS = frozenset(
+    [
+        "less",
+        "least",
+        "fewer",
+        "fewest",
+        "smaller",
+        "smallest",
+        "shorter",
+        "shortest",
+        "lower",
+        "lowest",
+    ]
+)
+
+_CONNECTORS = frozenset(
+    ["of", "the", "de", "da", "di", "del", "der", "van", "von", "la", "le", "du", "for", "on"]
+)
+_NAME_TOKEN = re.compile(r"[^\W_][\w'’.&-]*")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The kind of answer a question wants, the things it names, and for a choice the
+    direction that decides it (``earlier``, ``later``, ``more``, ``less`` or ``""``; for
+    a "how tall/long/old" number, ``measure``: the answer keeps its unit)."""
+
+    kind: Kind
+    options: tuple[str, ...] = ()
+    direction: str = ""
+
+
+def names_in(text: str, *, skip_first: bool = False) -> list[str]:
+    """Capitalised phrases (names, titles, places) in order, joined over "of", "the", "de"…
+
+    A capitalised stop word on its own ("The", "It") is not a name; with ``skip_first`` the
+    text's first word is left out unless a name continues it (a question's "Which", "Are").
+    """
+    tokens = [(m.group(), m.start()) for m in _NAME_TOKEN.finditer(text)]
+    found: list[str] = []
+    current: list[str] = []
+    previous_end = -1
+
+    def close() -> None:
+        while current and current[-1].lower() in _CONNECTORS:
+            current.pop()
+        while current and current[0].lower() in STOP_WORDS:
+            current.pop(0)
+        if current:
+            found.append(" ".join(current))
+        current.clear()
+
+    for position, (token, start) in enumerate(tokens):
+        gap = text[previous_end:start] if previous_end >= 0 else " "
+        if current and gap.strip() not in ("", "-"):
+            close()  # punctuation between two words ends a name
+        capital = token[0].isupper() or (token[0].isdigit() and bool(current))
+        if position == 0 and skip_first and token.lower() in STOP_WORDS | _AUXILIARIES:
+            capital = False
+        if capital:
+            current.append(token.rstrip("."))
+        elif current and token.lower() in _CONNECTORS:
+            current.append(token)
+        else:
+            close()
+        previous_end = start + len(token)
+    close()
+    return [n for n in found if n.lower() not in STOP_WORDS]
+
+
+def shape_of(question: str) -> Shape:
+    """The shape of the answer ``question`` asks for (see :class:`Shape`)."""
+    text = " ".join(question.split()).rstrip("?. ")
+    # "X has an OBE. Does Y also have one?": the last sentence is the one that asks
+    asking = re.split(r"(?<=\w\w[.!]) (?=[A-Z])", text)[-1]
+    lowered = asking.lower()
+    first = lowered.split(" ", 1)[0] if lowered else ""
+    options = _choice_options(text)
+    if options and first not in _AUXILIARIES:
+        return Shape("choice", options, _direction(lowered))
+    if first in _AUXILIARIES:
+        return Shape("yesno", options or tuple(names_in(asking, skip_first=True)))
+    if _WHEN.search(lowered):
+        return Shape("when")
+    if _NUMBER.search(lowered):
+        counted = re.search(r"\bhow (?:many|much)\b", lowered)
+        return Shape("number", direction="" if counted else "measure")
+    if _WHO.search(lowered):
+        return Shape("who")
+    if _WHERE.search(lowered):
+        return Shape("where")
+    return Shape("what")
+
+
+def _choice_options(text: str) -> tuple[str, ...]:
+    """The two things a "which … A or B" question names, if it names two."""
+    if " or " not in text:
+        return ()
+    head, _, tail = text.rpartition(" or ")
+    before = names_in(head.split(",")[-1] if "," in head else head, skip_first=True)
+    after = names_in(tail)
+    if before and after:
+        return (before[-1], after[0])
+    # lower-case options ("which is older, tea or coffee"): the words around " or "
+    left, right = raw_words(head)[-1:], raw_words(tail)[:1]
+    if left and right and content_words(left[0]) and content_words(right[0]):
+        return (left[0], right[0])
+    return ()
+
+
+def _direction(lowered: str) -> str:
+    tokens = set(raw_words(lowered))
+    for words, direction in (
+        (_EARLIER, "earlier"),
+        (_LATER, "later"),
+        (_MORE, "more"),
+        (_LESS, "less"),
+    ):
+        if tokens & words:
+            return direction
+    return ""
