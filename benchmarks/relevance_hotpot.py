@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from assay.answers.kinds import names_in
 from assay.claims.relevance import RELEVANT, relevance
+from assay.engines.extractive.names import names_in
 from assay.engines.extractive.text import content_words
 
 DATA = next(
@@ -70,11 +70,11 @@ def bm25(question: str, title: str, text: str, pool: list[tuple[str, str]]) -> f
 
 
 METHODS: dict[str, tuple[Scorer, float | None]] = {
-    "lexical-v1 (text + title)": (lexical, RELEVANT),
-    "lexical-v1 (text only)": (lexical_text_only, RELEVANT),
+    "lexical-v2 (text + title)": (lexical, RELEVANT),
+    "lexical-v2 (text only)": (lexical_text_only, RELEVANT),
     "title overlap": (title_only, RELEVANT),
     "question's names": (names, RELEVANT),
-    "names or lexical-v1": (names_or_lexical, RELEVANT),
+    "names or lexical-v2": (names_or_lexical, RELEVANT),
     "bm25 vs question": (bm25, None),
 }
 

@@ -97,7 +97,7 @@ def test_a_who_question_answers_with_a_name_through_a_two_claim_chain() -> None:
 
 
 def test_off_topic_and_unsupported_claims_never_answer() -> None:
-    off_topic = {"relevance": {"score": 0.1, "method": "lexical-v1", "relevant": False}}
+    off_topic = {"relevance": {"score": 0.1, "method": "lexical-v2", "relevant": False}}
     claims = [
         claim(1, "The Journal of Example Studies was established in 1991.", **off_topic),
         claim(2, "The Journal of Example Studies was established in 1992.", status="needs_review"),

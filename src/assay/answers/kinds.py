@@ -11,9 +11,12 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.engines.extractive.text import STOP_WORDS, content_words, raw_words
+from assay.engines.extractive.names import names_in
+from assay.engines.extractive.text import content_words, raw_words
 
-Kind = Literal["yesno", "choice", "when", "number", "who", "where", "what"]
+Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
+
+__all__ = ["Kind", "Shape", "names_in", "shape_of"]
 
 _AUXILIARIES = frozenset(
     [
@@ -93,11 +96,6 @@ _LESS = frozenset(
     ]
 )
 
-_CONNECTORS = frozenset(
-    ["of", "the", "de", "da", "di", "del", "der", "van", "von", "la", "le", "du", "for", "on"]
-)
-_NAME_TOKEN = re.compile(r"[^\W_][\w'’.&-]*")
-
 
 @dataclass(frozen=True)
 class Shape:
@@ -108,44 +106,6 @@ class Shape:
     kind: Kind
     options: tuple[str, ...] = ()
     direction: str = ""
-
-
-def names_in(text: str, *, skip_first: bool = False) -> list[str]:
-    """Capitalised phrases (names, titles, places) in order, joined over "of", "the", "de"…
-
-    A capitalised stop word on its own ("The", "It") is not a name; with ``skip_first`` the
-    text's first word is left out unless a name continues it (a question's "Which", "Are").
-    """
-    tokens = [(m.group(), m.start()) for m in _NAME_TOKEN.finditer(text)]
-    found: list[str] = []
-    current: list[str] = []
-    previous_end = -1
-
-    def close() -> None:
-        while current and current[-1].lower() in _CONNECTORS:
-            current.pop()
-        while current and current[0].lower() in STOP_WORDS:
-            current.pop(0)
-        if current:
-            found.append(" ".join(current))
-        current.clear()
-
-    for position, (token, start) in enumerate(tokens):
-        gap = text[previous_end:start] if previous_end >= 0 else " "
-        if current and gap.strip() not in ("", "-"):
-            close()  # punctuation between two words ends a name
-        capital = token[0].isupper() or (token[0].isdigit() and bool(current))
-        if position == 0 and skip_first and token.lower() in STOP_WORDS | _AUXILIARIES:
-            capital = False
-        if capital:
-            current.append(token.rstrip("."))
-        elif current and token.lower() in _CONNECTORS:
-            current.append(token)
-        else:
-            close()
-        previous_end = start + len(token)
-    close()
-    return [n for n in found if n.lower() not in STOP_WORDS]
 
 
 def shape_of(question: str) -> Shape:
@@ -165,6 +125,8 @@ def shape_of(question: str) -> Shape:
     if _NUMBER.search(lowered):
         counted = re.search(r"\bhow (?:many|much)\b", lowered)
         return Shape("number", direction="" if counted else "measure")
+    if re.match(r"(?:how|why)\b", lowered):
+        return Shape("how")  # an explanation: the sentence that gives it, not a span
     if _WHO.search(lowered):
         return Shape("who")
     if _WHERE.search(lowered):

@@ -36,6 +36,7 @@ _HINTS = {
     "number": "The answer is a number.",
     "who": "The answer is a person's or group's name.",
     "where": "The answer is a place.",
+    "how": "The answer is one short sentence.",
     "what": "The answer is a short name or phrase.",
 }
 

@@ -9,6 +9,7 @@ carries both ids, so the answer cites the whole chain.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,8 +44,13 @@ def recorded_relevant(claim: ClaimRecord) -> bool:
 
 def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     """``claims`` that share words with ``question`` (directly or through a claim naming
-    their subject), best first; ties keep ledger order."""
-    direct = {c.id: relevance(question, c.text).score for c in claims}
+    their subject), best first; ties keep ledger order.
+
+    The score is the mean of the claim's relevance and the share of the question's words
+    it contains weighed by their rarity among these claims (a word every claim repeats —
+    the page's own subject — tells the claims apart least)."""
+    rarity = _rarity(question, claims)
+    direct = {c.id: _score(question, c.text, rarity) for c in claims}
     ranked: list[Ranked] = []
     for claim in claims:
         best = Ranked(claim, direct[claim.id], (claim.id,))
@@ -53,13 +59,29 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
             if lead.id == claim.id or not subject or direct[lead.id] <= best.score:
                 continue
             if subject <= set(content_words(lead.text)):
-                joined = relevance(question, f"{lead.text} {claim.text}").score * _HOP_DISCOUNT
+                joined = _score(question, f"{lead.text} {claim.text}", rarity) * _HOP_DISCOUNT
                 if joined > best.score:
                     best = Ranked(claim, joined, (claim.id, lead.id))
         if best.score > 0:
             ranked.append(best)
     order = {c.id: n for n, c in enumerate(claims)}
     return sorted(ranked, key=lambda r: (-r.score, order[r.claim.id]))
+
+
+def _rarity(question: str, claims: Sequence[ClaimRecord]) -> dict[str, float]:
+    documents = [set(content_words(c.text)) for c in claims]
+    total = len(documents)
+    return {
+        word: math.log(1 + (total + 1) / (1 + sum(word in d for d in documents)))
+        for word in set(content_words(question))
+    }
+
+
+def _score(question: str, text: str, rarity: dict[str, float]) -> float:
+    present = set(content_words(text))
+    total = sum(rarity.values())
+    rare = sum(w for word, w in rarity.items() if word in present) / total if total else 0.0
+    return (relevance(question, text).score + rare) / 2
 
 
 def _subject(text: str) -> str:

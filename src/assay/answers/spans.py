@@ -1,8 +1,9 @@
 """Answers without a model: the span of a relevant claim that has the question's shape.
 
-A "when" question is answered with a date, "how many" with a number, "who", "where" and
-"what" with a name that the question does not already contain, a yes/no question with
-yes or no after checking each thing it names, a "which … A or B" question with A or B.
+A "when" question is answered with a date, "how many" with a number, "how" or "why" with
+the claim that explains, "who", "where" and "what" with a name that the question does not
+already contain, a yes/no question with yes or no after checking each thing it names, a
+"which … A or B" question with A or B.
 Among a claim's candidate spans the one nearest the question's own words wins (in
 "… directed by Stephen King" the name follows "directed"), weighed by how relevant the
 claim is. Nothing is guessed: when no relevant claim has such a span there is no answer.
@@ -55,6 +56,8 @@ def extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | Non
         return _yes_no(question, shape, ranked)
     if shape.kind == "choice":
         return _choice(question, shape, ranked)
+    if shape.kind == "how":
+        return Span(" ".join(ranked[0].claim.text.split()), ranked[0].basis)
     return _best_span(question, shape, ranked)
 
 

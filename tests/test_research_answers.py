@@ -1,0 +1,103 @@
+"""Research that answers the question, over the lab: off-topic claims stay out of the
+report, and the answer has the question's shape (golden questions)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from assay.cli import app
+from assay.config import load_settings
+from assay.gather.documents import Document
+from assay.lab import Lab, serve_lab
+from assay.protocols.research import ResearchResult, research_async
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
+
+# One page answers the questions; eight look like it (journals, establishment years).
+JOURNALS = {
+    "Journal of Example Studies": "The Journal of Example Studies is a peer-reviewed academic "
+    "journal covering example studies. It was established in 1991 by the Example Society. "
+    "The journal is published quarterly by Acme Press.",
+    **{
+        f"Journal of {field} Research": f"The Journal of {field} Research is a peer-reviewed "
+        f"academic journal. It was established in {1950 + n} by the {field} Association. "
+        f"The journal publishes studies on {field.lower()} research every month."
+        for n, field in enumerate(
+            ("Coastal", "Dental", "Forest", "Glacial", "Harbour", "Island", "Lunar", "Marine")
+        )
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def journals_lab() -> Iterator[Lab]:
+    docs = [
+        Document(doc_id=f"j{n}", title=title, text=text)
+        for n, (title, text) in enumerate(JOURNALS.items())
+    ]
+    with serve_lab(docs, sites=2, faults=False) as running:
+        yield running
+
+
+def research(lab: Lab, home: Path, question: str) -> ResearchResult:
+    settings = load_settings(
+        home=home, search="searxng", searxng_url=lab.sites[0], allow_hosts=["127.0.0.0/8"]
+    )
+    return asyncio.run(research_async(question, settings=settings, sources=5))
+
+
+def claims(result: ResearchResult) -> list[dict[str, object]]:
+    lines = (Path(result.run_dir) / "claims.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_off_topic_claims_stay_in_the_ledger_and_out_of_the_report(
+    journals_lab: Lab, isolated_home: Path
+) -> None:
+    result = research(
+        journals_lab, isolated_home, "When was the Journal of Example Studies established?"
+    )
+    assert result.answer == "1991"
+    ledger = claims(result)
+    off_topic = [c for c in ledger if not c["relevance"]["relevant"]]  # type: ignore[index]
+    assert off_topic, "most hits are other journals: their claims must be judged off-topic"
+    assert all(c["relevance"]["method"] == "lexical-v2" for c in ledger)  # type: ignore[index]
+    report = Path(result.report or "").read_text()
+    presented = set(re.findall(r"\((claim_\d+): ", report))
+    assert presented and not presented & {str(c["id"]) for c in off_topic}
+    for field in ("Coastal", "Dental", "Forest", "Glacial", "Harbour", "Island", "Lunar"):
+        assert f"Journal of {field} Research" not in report.split("## Sources")[0]
+    sources = [
+        json.loads(x) for x in (Path(result.run_dir) / "sources.jsonl").read_text().splitlines()
+    ]
+    assert all("relevance" in s for s in sources)
+    # claims name their subject: no claim starts with a bare pronoun
+    assert not [c for c in ledger if str(c["text"]).startswith(("It ", "The journal "))]
+    assert runner.invoke(app, ["verify", result.run_id]).exit_code == 0
+
+
+def test_a_yes_no_question_starts_with_yes_or_no(journals_lab: Lab, isolated_home: Path) -> None:
+    result = research(
+        journals_lab, isolated_home, "Is the Journal of Example Studies a peer-reviewed journal?"
+    )
+    assert result.answer.split(" ")[0].lower() in ("yes", "no")
+    assert result.answer.lower() == "yes"
+
+
+def test_the_readme_first_command_prints_a_direct_answer(isolated_home: Path) -> None:
+    home = ["--home", str(isolated_home)]
+    added = runner.invoke(app, ["index", "add", str(ROOT / "README.md"), str(ROOT / "docs"), *home])
+    assert added.exit_code == 0, added.output
+    done = runner.invoke(app, ["research", "How does assay verify a claim?", *home])
+    assert done.exit_code == 0, done.output
+    answer = done.output.split("Answer:", 1)[1].split("\nclaims:", 1)[0]
+    assert "No direct answer" not in answer
+    assert "verif" in answer.lower() and "claim" in answer.lower()
