@@ -101,3 +101,19 @@ def test_the_readme_first_command_prints_a_direct_answer(isolated_home: Path) ->
     answer = done.output.split("Answer:", 1)[1].split("\nclaims:", 1)[0]
     assert "No direct answer" not in answer
     assert "verif" in answer.lower() and "claim" in answer.lower()
+
+
+def test_code_agent_mode_reads_the_files_grep_found(tmp_path: Path, isolated_home: Path) -> None:
+    workspace = tmp_path / "repo"
+    workspace.mkdir()
+    for name in "abcdef":  # alphabetically first, and about something else
+        (workspace / f"{name}.md").write_text(f"# Notes {name}\n\nThe garden has {name} roses.\n")
+    (workspace / "zz_cache.md").write_text(
+        "# Widget cache\n\nThe widget cache keeps 128 entries by default.\n"
+    )
+    result = asyncio.run(
+        research_async("widget cache entries", settings=load_settings(), workspace=workspace)
+    )
+    urls = [s["url"] for s in result.sources]
+    assert urls[0] == "workspace://zz_cache.md"
+    assert result.answer.startswith("The widget cache keeps 128 entries")

@@ -125,13 +125,24 @@ def shape_of(question: str) -> Shape:
     if _NUMBER.search(lowered):
         counted = re.search(r"\bhow (?:many|much)\b", lowered)
         return Shape("number", direction="" if counted else "measure")
-    if re.match(r"(?:how|why)\b", lowered):
-        return Shape("how")  # an explanation: the sentence that gives it, not a span
+    if re.match(r"(?:how|why)\b", lowered) or not _asks(question):
+        return Shape("how")  # an explanation or a topic: the sentence that gives it
     if _WHO.search(lowered):
         return Shape("who")
     if _WHERE.search(lowered):
         return Shape("where")
     return Shape("what")
+
+
+def _asks(question: str) -> bool:
+    """Whether the text is a question at all (not a topic such as "widget cache")."""
+    return (
+        "?" in question
+        or bool(
+            re.search(r"\b(?:what|which|who|whom|whose|when|where|how|why)\b", question.lower())
+        )
+        or question.split(" ", 1)[0].lower() in _AUXILIARIES
+    )
 
 
 def _choice_options(text: str) -> tuple[str, ...]:

@@ -62,7 +62,7 @@ from assay.protocols.research.hops import (
 )
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.policy import AgentState, ExtractivePolicy, Mode, Policy
-from assay.protocols.research.skills import BOOTSTRAP, read_skill
+from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import RunContext
@@ -241,9 +241,9 @@ class ResearchHarness:
             self._write_plan(research_questions(self.state.topic), "Search, read, verify, report.")
 
     def _read_skill(self, name: str, *, corrected: bool) -> None:
-        text = read_skill(name)
+        read_skill(name)  # an unknown name is a user error here, before it is recorded
         self.state.skills_read.add(name)
-        self.state.notes.append(f"skill {name}: {text.splitlines()[0]}")
+        self.state.notes.append(f"skill {name}: {condensed(name)}")
         self.run.events.emit(ToolReadSkill(name=name, corrected=corrected))
 
     def _write_plan(self, questions: list[str], approach: str) -> None:
@@ -350,10 +350,11 @@ class ResearchHarness:
         elif isinstance(action, GrepWorkspace):
             hits = workspace.grep(action.pattern)
             self.state.grepped.add(action.pattern)
-            known = {target for _, target in self.state.offered}
-            # Files that match go first: they are the ones worth reading.
-            fresh = [(line, path) for path, line in hits if path not in known]
-            self.state.offered = fresh + self.state.offered
+            # Files that match go first, listed or not: they are the ones worth reading.
+            matched = list(dict.fromkeys(path for path, _ in hits))
+            lines = {path: line for path, line in reversed(hits)}
+            rest = [o for o in self.state.offered if o[1] not in lines]
+            self.state.offered = [(lines[p], p) for p in matched] + rest
             self._workspace_event("grepWorkspace", action.pattern, len(hits))
         elif isinstance(action, Todo):
             self.state.notes.append("todo: " + "; ".join(action.items))

@@ -3,8 +3,9 @@
 The answer is the short, direct answer to the question (assay.answers), followed by the
 claims it rests on; when nothing answers, "No direct answer found" and the closest
 evidence. Findings show only claims relevant to the question (or to the sub-question or
-follow-up search they were gathered for): off-topic claims stay in the ledger and are
-counted, never presented. Each plan question is ticked when a relevant claim answers it;
+follow-up search they were gathered for), grouped under it: off-topic claims stay in the
+ledger and are counted, never presented. With a model, a written summary comes first,
+each sentence checked against the quotes it cites (prose.py). Each plan question is ticked when a relevant claim answers it;
 the others are the open questions. Everything is built by code from the claim ledger, so
 nothing in the report is unattributed.
 """
@@ -12,7 +13,9 @@ nothing in the report is unattributed.
 from __future__ import annotations
 
 from assay.answers import NO_ANSWER, Answer, answer_question
-from assay.answers.ranking import recorded_relevant
+from assay.answers.ranking import rank, recorded_relevant, usable
+from assay.models.step import ModelStep
+from assay.protocols.research.prose import written_summary
 from assay.events import ReportUpdated
 from assay.protocols.research.plan import Plan
 from assay.protocols.runner import RunContext
@@ -37,6 +40,22 @@ def shown_answer(answer: Answer, claims: list[ClaimRecord]) -> str:
     if evidence:
         return f"{NO_ANSWER}; closest evidence: {evidence}"
     return f"{NO_ANSWER}: no source read in this run answers the question."
+
+
+def by_question(
+    topic: str, plan: Plan | None, claims: list[ClaimRecord]
+) -> list[tuple[str, list[ClaimRecord]]]:
+    """Claims grouped under what they were judged relevant to (recorded in their ledger
+    line): a plan question, or a follow-up search; the question itself when unrecorded."""
+    asked = plan.questions if plan else [topic]
+    groups: dict[str, list[ClaimRecord]] = {}
+    for claim in claims:
+        recorded = (claim.model_extra or {}).get("relevance")
+        target = str(recorded.get("target") or topic) if isinstance(recorded, dict) else topic
+        heading = target if target in asked or target == topic else f"Follow-up search: {target}"
+        groups.setdefault(heading, []).append(claim)
+    order = {q: n for n, q in enumerate([topic, *asked])}
+    return sorted(groups.items(), key=lambda g: order.get(g[0], len(order)))
 
 
 async def tick_plan(context: RunContext, plan: Plan | None, claims: list[ClaimRecord]) -> None:
@@ -69,6 +88,20 @@ async def write_report(context: RunContext, plan: Plan | None, model_answer: str
                 plan.answer(question, answer.claim_ids[0])
     await tick_plan(context, plan, claims)
     relevant = [c for c in claims if recorded_relevant(c)]
+    summary: tuple[str, ...] = ()
+    if context.model is not None:
+        step = ModelStep(
+            context.model, budget=context.budget, meter=context.meter, max_tokens=400, retries=1
+        )
+        ranked = [r.claim for r in rank(run.info.topic, usable(claims))]
+        written = await written_summary(step, run.info.topic, ranked)
+        if written is not None:
+            summary = written.lines
+            if written.dropped:
+                summary += (
+                    f"_{written.dropped} written sentences were dropped: their cited quotes "
+                    "do not support them._",
+                )
     text = render_claims_report(
         run.info.topic,
         relevant,
@@ -77,6 +110,8 @@ async def write_report(context: RunContext, plan: Plan | None, model_answer: str
         answer=shown_answer(answer, claims),
         open_questions=[q for q in plan.questions if q not in plan.answered] if plan else [],
         off_topic=len(claims) - len(relevant),
+        written=summary,
+        groups=by_question(run.info.topic, plan, relevant),
     )
     run.write_file(REPORT_FILE, text)
     run.events.emit(ReportUpdated(chars=len(text), path=REPORT_FILE))
