@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from assay.answers import NO_ANSWER, Answer, answer_question
 from assay.answers.ranking import rank, recorded_relevant, usable
-from assay.models.step import ModelStep
-from assay.protocols.research.prose import written_summary
 from assay.events import ReportUpdated
+from assay.models.step import ModelStep
 from assay.protocols.research.plan import Plan
+from assay.protocols.research.prose import written_summary
 from assay.protocols.runner import RunContext
 from assay.report.claims_report import render_claims_report
 from assay.report.markers import claim_marker, neutralize
