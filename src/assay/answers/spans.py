@@ -70,9 +70,12 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
         for start, span in _candidates(shape, text):
             if shape.kind in ("who", "where", "what") and _echoes(span, asked):
                 continue
-            distance = min((abs(start - a) for a in anchors), default=len(text))
+            outside = [a for a in anchors if not start <= a < start + len(span)]
+            distance = min((abs(start - a) for a in outside), default=len(text))
             bonus = 1.2 if shape.kind == "where" and _after_place_cue(text, start) else 1.0
-            score = item.score * bonus / (1 + distance / 40)
+            words = content_words(span)
+            fresh = sum(w not in asked for w in words) / len(words) if words else 1.0
+            score = item.score * bonus * fresh / (1 + distance / 80)
             if best is None or score > best[0]:
                 best = (score, span, item.basis)
     return Span(best[1], best[2]) if best else None

@@ -18,6 +18,9 @@ RELEVANT = 0.5
 """The score a text needs to count as relevant (see benchmarks/README.md for how it was set)."""
 
 LEXICAL = "lexical-v2"
+SATURATION = 10.0
+"""A long question is not asked whole of any one text: a text that matches this much
+weight (a two-word name and a few other words) is as relevant as it gets."""
 
 
 @dataclass(frozen=True)
@@ -56,10 +59,11 @@ def relevance(question: str, text: str, *, title: str = "") -> Relevance:
     The score is the weighted share of the question's content words that the text or its
     title contains. A name the question gives ("Journal of Example Studies") counts twice
     its length, and only whole: a text naming another journal of other studies shares
-    two of its words but not the name, and gets a quarter of their weight.
+    two of its words but not the name, and gets a quarter of their weight. The weight
+    a text must match saturates at ``SATURATION`` (see benchmarks/README.md).
     """
     names, others = _parts(question)
-    total = sum(2.0 * len(n) for n in names) + len(others)
+    total = min(SATURATION, sum(2.0 * len(n) for n in names) + len(others))
     if not total:
         return Relevance(0.0, LEXICAL)
     found = set(content_words(text)) | set(content_words(title))
@@ -67,7 +71,7 @@ def relevance(question: str, text: str, *, title: str = "") -> Relevance:
     for name in names:
         matched = len(name & found)
         score += 2.0 * len(name) if matched == len(name) else 0.5 * matched
-    return Relevance(score / total, LEXICAL)
+    return Relevance(min(1.0, score / total), LEXICAL)
 
 
 def best_relevance(targets: Sequence[str], text: str, *, title: str = "") -> Relevance:

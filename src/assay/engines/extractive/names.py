@@ -10,6 +10,11 @@ import re
 
 from assay.engines.extractive.text import STOP_WORDS
 
+_NOT_A_NAME = re.compile(
+    r"[A-Z][a-z]+ly|(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)(?: \d+)*"
+)  # "Additionally" opening a sentence; a date is not a name
+_LEADING = STOP_WORDS - {"one", "two"}  # "Two Dollar Radio" keeps its "Two"
 _AUXILIARIES = frozenset(
     [
         "is",
@@ -49,7 +54,7 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
     def close() -> None:
         while current and current[-1].lower() in _CONNECTORS:
             current.pop()
-        while current and current[0].lower() in STOP_WORDS:
+        while current and current[0].lower() in _LEADING:
             current.pop(0)
         if current:
             found.append(" ".join(current))
@@ -70,4 +75,4 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
             close()
         previous_end = start + len(token)
     close()
-    return [n for n in found if n.lower() not in STOP_WORDS]
+    return [n for n in found if n.lower() not in STOP_WORDS and not _NOT_A_NAME.fullmatch(n)]

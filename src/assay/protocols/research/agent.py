@@ -66,7 +66,7 @@ from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import RunContext
-from assay.store.claims import ClaimLedger
+from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE
 from assay.store.sources import SourceLedger
@@ -420,6 +420,7 @@ class ResearchHarness:
         pending = [c.id for c in claims if c.status == "unverified"]
         widened = []
         for claim in claims:
+            claim = self._rescored(claim, sources)
             if claim.status == "unverified":
                 extra = corroborating_sources(claim.text, sources, exclude=set(claim.source_ids))
                 claim = claim.model_copy(update={"source_ids": claim.source_ids + extra})
@@ -432,6 +433,18 @@ class ResearchHarness:
         )
         self.run.events.emit(PhaseFinished(phase="verify", detail=detail))
         self._tick("verify")
+
+    def _rescored(self, claim: ClaimRecord, sources: RunSources) -> ClaimRecord:
+        """A claim read before a follow-up search is judged against its targets too: its
+        recorded relevance only ever rises."""
+        recorded = (claim.model_extra or {}).get("relevance")
+        if not isinstance(recorded, dict):
+            return claim
+        record = sources.records.get(claim.source_ids[0]) if claim.source_ids else None
+        found = self._relevance(claim.text, record.title if record else None)
+        if found.score <= float(recorded.get("score", 0.0)):
+            return claim
+        return ClaimRecord.model_validate(claim.to_json() | {"relevance": found.to_json()})
 
     async def _synthesize(self) -> None:
         self.run.events.emit(PhaseStarted(phase="synthesize"))

@@ -85,22 +85,29 @@ def bridge_hop(question: str, claims: Sequence[ClaimRecord], searched: set[str])
         quoted = [n for n in names_in(item.claim.text) if f'"{n}"' in item.claim.text]
         for name in quoted + names_in(item.claim.text):
             words = set(content_words(name))
-            if words and not words <= asked and name not in {b for b, _ in bridges}:
+            fresh = name.lower() not in searched and name not in {b for b, _ in bridges}
+            if words and not words <= asked and fresh:
                 bridges.append((name, " ".join(uncovered)))
                 break
         if len(bridges) == _BRIDGES:
             break
     targets = [f"{name} {rest}".strip() for name, rest in bridges]
-    missing = ", ".join(b for b, _ in bridges)
-    return _hop(missing, targets, searched, question) if bridges else None
+    found = [b for b, _ in bridges]
+    return _hop(", ".join(found), targets, searched, question, found) if bridges else None
 
 
-def _hop(missing: str, targets: Sequence[str], searched: set[str], question: str) -> Hop | None:
+def _hop(
+    missing: str,
+    targets: Sequence[str],
+    searched: set[str],
+    question: str,
+    names: Sequence[str] = (),
+) -> Hop | None:
     fresh = [t for t in dict.fromkeys(targets) if t.lower() not in searched]
     if not fresh:
         return None
-    # the search takes at least three queries: the bare names, then the question's words
-    padding = [" ".join(raw_words(t)[:3]) for t in fresh] + [key_phrase(question), question]
+    # at least three queries: the bare names (searched once, never again), the question
+    padding = [*names, key_phrase(question), question]
     queries: list[str] = []
     for query in [*fresh, *padding]:
         if query.lower() not in {q.lower() for q in queries}:

@@ -4,10 +4,10 @@ The answer is the short, direct answer to the question (assay.answers), followed
 claims it rests on; when nothing answers, "No direct answer found" and the closest
 evidence. Findings show only claims relevant to the question (or to the sub-question or
 follow-up search they were gathered for), grouped under it: off-topic claims stay in the
-ledger and are counted, never presented. With a model, a written summary comes first,
-each sentence checked against the quotes it cites (prose.py). Each plan question is ticked when a relevant claim answers it;
-the others are the open questions. Everything is built by code from the claim ledger, so
-nothing in the report is unattributed.
+ledger and are counted, never presented. With a model, a written summary comes
+first, each sentence checked against the quotes it cites (prose.py). Each plan question
+is ticked when a relevant claim answers it; the others are the open questions.
+Everything is built by code from the claim ledger, so nothing is unattributed.
 """
 
 from __future__ import annotations
