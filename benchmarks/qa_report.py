@@ -4,7 +4,8 @@ report sentence is supported by the quotes it cites.
 Reads the rows ``qa_hotpot.py --out`` wrote (each names its question, gold answer, type
 and report). For every report: exact match and token F1 of the **Answer:** line against
 the gold answer; the share of the report's sentences that carry a claim marker and whose
-claim's quotes support them (``assay.claims.grounding.grounded``); and the fabricated
+claim's quotes support them (``assay.claims.grounding.grounded``; a claim's page title
+counts with its quotes, since a claim names its page's subject); and the fabricated
 citations — markers naming a claim the ledger lacks, and ``[n]`` past the source list.
 
     python benchmarks/qa_hotpot.py --limit 50 --out /tmp/hotpot.json
@@ -45,7 +46,9 @@ def report_answer(report: str) -> str:
 def sentence_support(run_dir: Path, report: str) -> tuple[int, int, int]:
     """(sentences with a marker, of them supported by their claims' quotes, fabricated)."""
     claims = {c.id: c for c in ClaimLedger(run_dir).claims()}
-    sources = len(SourceLedger(run_dir).records())
+    records = SourceLedger(run_dir).records()
+    titles = {r.id: r.title or "" for r in records}
+    sources = len(records)
     checked = supported = fabricated = 0
     for line in report.split("## Sources")[0].splitlines():
         ids = [claim_id for claim_id, _ in claim_markers(line)]
@@ -54,6 +57,7 @@ def sentence_support(run_dir: Path, report: str) -> tuple[int, int, int]:
             continue
         fabricated += sum(i not in claims for i in ids)
         quotes = [e.quote for i in ids if i in claims for e in claims[i].evidence]
+        quotes += [titles.get(s, "") for i in ids if i in claims for s in claims[i].source_ids]
         sentence = _NUMBERS.sub("", _MARKER.sub("", line)).strip(" -*")
         sentence = sentence.removeprefix("*Answer:**").split(" — resting on:")[-1]
         checked += 1

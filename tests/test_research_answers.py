@@ -117,3 +117,19 @@ def test_code_agent_mode_reads_the_files_grep_found(tmp_path: Path, isolated_hom
     urls = [s["url"] for s in result.sources]
     assert urls[0] == "workspace://zz_cache.md"
     assert result.answer.startswith("The widget cache keeps 128 entries")
+
+
+def test_the_model_sees_snippets_dates_and_the_skills_tactics() -> None:
+    from datetime import date
+
+    from assay.protocols.research.policy import AgentState, describe_state
+    from assay.protocols.research.skills import condensed
+
+    state = AgentState(topic="Halvorsen Lighthouse", mode="web", today=date(2026, 1, 1),
+                       target_sources=3)  # fmt: skip
+    state.offered = [("Halvorsen Lighthouse", "http://127.0.0.1/h")]
+    state.snippets = {"http://127.0.0.1/h": "Its tower is 41 metres tall. (2024-05-01)"}
+    shown = describe_state(state)
+    assert "41 metres tall. (2024-05-01)" in shown
+    tactics = condensed("search-strategy")
+    assert "Fire 3-10 queries in one webSearch call" in tactics and len(tactics) <= 400

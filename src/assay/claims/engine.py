@@ -104,13 +104,16 @@ class VerificationEngine:
         judged = set(claim.source_ids) & set(sources.texts)
         evidence = [e for e in claim.evidence if e.source_id not in judged]
         unsure = False
+        # A claim made to stand alone ("It was …" → "X was …", claims/standalone.py) is
+        # judged as its source stated it: the subject came from the page's title.
+        stated = str((claim.model_extra or {}).get("stated_as") or claim.text)
         for source_id in dict.fromkeys(claim.source_ids):
             text = sources.texts.get(source_id)
             if text is None:
                 continue
-            for start, end in passages(claim.text, text):
+            for start, end in passages(stated, text):
                 try:
-                    verdict = await self.judge.judge(claim.text, text[start:end])
+                    verdict = await self.judge.judge(stated, text[start:end])
                 except ProviderError as exc:
                     # One failed judgment (a timeout, output that never validated) leaves
                     # this pair undecided; it does not end the run.
@@ -127,12 +130,12 @@ class VerificationEngine:
                     # Page text that addresses an agent is never evidence, whatever a
                     # judge (or a model that obeyed it) says.
                     located = None
-                elif coverage(claim.text, verdict.quote) < MIN_QUOTE_RELEVANCE:
+                elif coverage(stated, verdict.quote) < MIN_QUOTE_RELEVANCE:
                     # A quote about something else can neither support nor refute: a
                     # small model was seen "refuting" claims with a page's menu items.
                     located = None
                     unsure = True
-                elif verdict.label == "REFUTES" and _states(verdict.quote, claim.text):
+                elif verdict.label == "REFUTES" and _states(verdict.quote, stated):
                     # A sentence that states the claim word for word cannot refute it
                     # (the local 1.5B model did exactly that): the judge is confused.
                     located = None

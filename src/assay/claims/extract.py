@@ -132,7 +132,8 @@ def record_claims(
     """Append each draft to claims.jsonl at once (never batched), with its quote as evidence.
 
     With ``subject`` (the page's subject) a claim's text is made to stand alone
-    (standalone.py); with ``relevance_of`` its relevance is recorded in its line.
+    (standalone.py; the text as stated is kept in ``stated_as`` for the judges); with
+    ``relevance_of`` its relevance is recorded in its line.
     """
     ledger = ClaimLedger(run.dir, fsync=run.fsync)
     recorded = []
@@ -141,7 +142,9 @@ def record_claims(
         text = stand_alone(draft.text, subject)
         if text.casefold() in known or looks_like_instruction(draft.quote):
             continue
-        extra = {"relevance": relevance_of(text).to_json()} if relevance_of else {}
+        extra: dict[str, object] = {"stated_as": draft.text} if text != draft.text else {}
+        if relevance_of is not None:
+            extra["relevance"] = relevance_of(text).to_json()
         claim = ClaimRecord(
             id=ledger.next_id(),
             text=text,

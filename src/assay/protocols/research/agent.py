@@ -76,6 +76,7 @@ MAX_SEARCHES = 3 + 2 * (MAX_ROUNDS - 1)
 """The policy's first round may search three times; each follow-up round searches twice."""
 MAX_POLICY_FAILURES = 3
 _LEAD_CHARS = 1_000  # a source's relevance is judged on its title and its lead
+_SNIPPET = 120  # characters of a result snippet the model sees (a small model, many turns)
 
 
 class Escalate(Exception):
@@ -286,7 +287,9 @@ class ResearchHarness:
                 offered.add(result.url)
                 fresh.append((result.title, result.url))
                 dated = f" ({result.published_date[:10]})" if result.published_date else ""
-                self.state.snippets[result.url] = " ".join(result.snippet.split())[:200] + dated
+                self.state.snippets[result.url] = (
+                    " ".join(result.snippet.split())[:_SNIPPET] + dated
+                )
         if first:
             targets = self.targets[-2:]
             fresh.sort(
