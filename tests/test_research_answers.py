@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -16,6 +17,7 @@ from assay.cli import app
 from assay.config import load_settings
 from assay.gather.documents import Document
 from assay.lab import Lab, serve_lab
+from assay.models.testing import ScriptedModel
 from assay.protocols.research import ResearchResult, research_async
 
 runner = CliRunner()
@@ -133,3 +135,57 @@ def test_the_model_sees_snippets_dates_and_the_skills_tactics() -> None:
     assert "41 metres tall. (2024-05-01)" in shown
     tactics = condensed("search-strategy")
     assert "Fire 3-10 queries in one webSearch call" in tactics and len(tactics) <= 400
+
+
+def scripted_researcher(request: Any) -> object:
+    """Every model step of a research run, answered the way a careful small model would."""
+    prompt = request.messages[-1].content
+    numbered = dict(re.findall(r"^\[(\d+)\] (.*)$", prompt, flags=re.MULTILINE))
+    if "SENTENCES:" in prompt:
+        return {"claims": [{"claim": t, "sentence": int(n)} for n, t in numbered.items()][:3]}
+    if "EVIDENCE:" in prompt:
+        claim = prompt.rsplit("CLAIM: ", 1)[1].strip()
+        same = [n for n, text in numbered.items() if text.strip() == claim]
+        return {"label": "SUPPORTS", "sentence": int(same[0])} if same else {
+            "label": "NOT_ENOUGH_INFO", "sentence": 0}  # fmt: skip
+    if "plan the next web search" in request.system:
+        return {"missing": "", "queries": []}
+    if "short summary" in request.system:
+        hit = next((n for n, text in numbered.items() if "1991" in text), "1")
+        return {
+            "sentences": [
+                {"text": numbered[hit], "claims": [int(hit)]},
+                {"text": "The journal was founded in 1850 by monks.", "claims": [int(hit)]},
+            ]
+        }
+    if "CLAIMS:" in prompt:
+        hit = next((n for n, text in numbered.items() if "1991" in text), None)
+        return {"answer": "1991", "claims": [int(hit)]} if hit else {"answer": "", "claims": []}
+    if "Searches done: 0" in prompt:
+        return {"action": {"action": "web_search", "queries": [
+            "Journal of Example Studies", "Journal of Example Studies established", "journal",
+        ]}}  # fmt: skip
+    if "Offered (not read yet):" in prompt and "sources read: 0" in prompt:
+        return {"action": {"action": "read_url", "url": "1"}}
+    return {"action": {"action": "finish", "answer": "an unchecked free-text answer"}}
+
+
+def test_with_a_model_the_answer_and_the_written_summary_are_checked(
+    journals_lab: Lab, isolated_home: Path
+) -> None:
+    settings = load_settings(
+        home=isolated_home, search="searxng", searxng_url=journals_lab.sites[0],
+        allow_hosts=["127.0.0.0/8"],
+    )  # fmt: skip
+    model = ScriptedModel(scripted_researcher)
+    question = "When was the Journal of Example Studies established?"
+    result = asyncio.run(research_async(question, settings=settings, model=model))
+    report = Path(result.report or "").read_text()
+    summary = report.split("## Findings")[0]
+    assert result.answer == "1991"
+    assert "1850" not in summary and "1 written sentences were dropped" in summary
+    assert re.search(r"established in 1991[^\n]*\(claim_\d+: (?:weak|verified)\)\n", summary)
+    assert "unchecked free-text" not in report
+    log = [json.loads(x) for x in (Path(result.run_dir) / "run.log.jsonl").read_text().splitlines()]
+    assert "research.round" not in [e["type"] for e in log]  # the model said nothing is missing
+    assert runner.invoke(app, ["verify", result.run_id]).exit_code == 0
