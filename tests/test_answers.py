@@ -169,3 +169,9 @@ def test_claims_name_their_subject_and_keep_their_numbers() -> None:
 )
 def test_fragments_are_never_claims(text: str, fragment: bool) -> None:
     assert is_fragment(text) is fragment
+
+
+def test_a_where_question_keeps_the_region_of_a_place() -> None:
+    claims = [claim(1, "Two Dollar Radio is a publishing house based in Columbus, Ohio.")]
+    found = answer("Where is the publishing house Two Dollar Radio based?", claims)
+    assert found.text == "Columbus, Ohio"  # type: ignore[attr-defined]

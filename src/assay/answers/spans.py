@@ -34,6 +34,7 @@ _QUANTITY = re.compile(
     re.IGNORECASE,
 )
 _UNIT = re.compile(r" (?!and\b|or\b|in\b|of\b|the\b)[a-z]+\b")
+_REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 _PLACE_CUES = word_set("in at from near of based born located headquartered")
 _ASKING = word_set("both also same either one")
 _SIDE_COVERAGE = 0.5
@@ -73,6 +74,8 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
             bonus = 1.2 if shape.kind == "where" and _after_place_cue(text, start) else 1.0
+            if shape.kind == "number" and _YEAR.fullmatch(span):
+                bonus = 0.3  # "how many" is rarely answered by a year
             words = content_words(span)
             fresh = sum(w not in asked for w in words) / len(words) if words else 1.0
             score = item.score * bonus * fresh / (1 + distance / 80)
@@ -96,7 +99,8 @@ def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
     for name in names_in(text, skip_first=False):
         at = text.find(name, cursor)
         if at >= 0:
-            found.append((at, name))
+            region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
+            found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
             cursor = at + len(name)
     return found
 
