@@ -31,12 +31,11 @@ def shown_answer(answer: Answer, claims: list[ClaimRecord]) -> str:
     by_id = {c.id: c for c in claims}
     basis = [by_id[i] for i in answer.claim_ids if i in by_id]
     evidence = "; ".join(f"{neutralize(c.text)} {claim_marker(c.id, c.status)}" for c in basis)
+    if answer.found and basis and " ".join(basis[0].text.split()) == answer.text:
+        return evidence  # the answer is a claim itself (a "how" question): shown once
     if answer.found:
-        return (
-            f"{neutralize(answer.text)} — resting on: {evidence}"
-            if evidence
-            else neutralize(answer.text)
-        )
+        shown = neutralize(answer.text)
+        return f"{shown} — resting on: {evidence}" if evidence else shown
     if evidence:
         return f"{NO_ANSWER}; closest evidence: {evidence}"
     return f"{NO_ANSWER}: no source read in this run answers the question."
