@@ -175,3 +175,9 @@ def test_a_where_question_keeps_the_region_of_a_place() -> None:
     claims = [claim(1, "Two Dollar Radio is a publishing house based in Columbus, Ohio.")]
     found = answer("Where is the publishing house Two Dollar Radio based?", claims)
     assert found.text == "Columbus, Ohio"  # type: ignore[attr-defined]
+
+
+def test_a_yes_no_question_is_about_the_two_things_joined_by_and() -> None:
+    shape = shape_of("Are both magazines, the Woman's Viewpoint and Pick Me Up, British?")
+    assert shape.options == ("Woman's Viewpoint", "Pick Me Up")
+    assert shape_of("Toad Hall is in what Australian city?").kind == "where"

@@ -40,8 +40,8 @@ _AUXILIARIES = frozenset(
 _WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
 _NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high)\b")
 _WHERE = re.compile(
-    r"^where\b|\b(?:what|which|in what|in which) (?:city|town|country|state|county|place|"
-    r"region|province|continent|island|location)\b|\bbased where\b|\bwhere\b"
+    r"^where\b|\b(?:what|which|in what|in which) (?:[a-z]+ )?(?:city|town|country|state|"
+    r"county|place|region|province|continent|island|location)\b|\bbased where\b|\bwhere\b"
 )
 _WHO = re.compile(r"^(?:who|whom|whose)\b|\b(?:what|which) (?:person|man|woman|actor|actress)\b")
 _EARLIER = frozenset(
@@ -119,7 +119,7 @@ def shape_of(question: str) -> Shape:
     if options and first not in _AUXILIARIES:
         return Shape("choice", options, _direction(lowered))
     if first in _AUXILIARIES:
-        return Shape("yesno", options or tuple(names_in(asking, skip_first=True)))
+        return Shape("yesno", options or _sides(asking))
     if _WHEN.search(lowered):
         return Shape("when")
     if _NUMBER.search(lowered):
@@ -132,6 +132,18 @@ def shape_of(question: str) -> Shape:
     if _WHERE.search(lowered):
         return Shape("where")
     return Shape("what")
+
+
+def _sides(asking: str) -> tuple[str, ...]:
+    """The things a yes/no question asks about: the two names joined by "and" when there
+    are ("Are both magazines, X and Y, British?" → X, Y), else every name it gives."""
+    names = names_in(asking, skip_first=True)
+    head, _, tail = asking.partition(" and ")
+    if tail:
+        before, after = names_in(head, skip_first=True), names_in(tail)
+        if before and after:
+            return (before[-1], after[0])
+    return tuple(names)
 
 
 def _asks(question: str) -> bool:
