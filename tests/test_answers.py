@@ -181,3 +181,8 @@ def test_a_yes_no_question_is_about_the_two_things_joined_by_and() -> None:
     shape = shape_of("Are both magazines, the Woman's Viewpoint and Pick Me Up, British?")
     assert shape.options == ("Woman's Viewpoint", "Pick Me Up")
     assert shape_of("Toad Hall is in what Australian city?").kind == "where"
+
+
+def test_a_sentence_that_names_its_subject_is_left_as_it_is() -> None:
+    sentence = "The novel Orange Creeps was published in 2010."
+    assert stand_alone(sentence, "Orange Creeps") == sentence

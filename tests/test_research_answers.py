@@ -189,3 +189,27 @@ def test_with_a_model_the_answer_and_the_written_summary_are_checked(
     log = [json.loads(x) for x in (Path(result.run_dir) / "run.log.jsonl").read_text().splitlines()]
     assert "research.round" not in [e["type"] for e in log]  # the model said nothing is missing
     assert runner.invoke(app, ["verify", result.run_id]).exit_code == 0
+
+
+def test_a_second_search_follows_the_bridge_to_the_answer(isolated_home: Path) -> None:
+    pages = {
+        "Orange Creeps": "Orange Creeps is a 2010 novel by Ada Lind. The novel Orange Creeps was "
+        'published by "Blue Lantern Press" in 2010. Critics praised its dreamlike style.',
+        "Blue Lantern Press": "Blue Lantern Press is an independent publishing house in Ohio. "
+        "Blue Lantern Press was founded by Mara Quist in 2005. It prints twenty books a year.",
+        **{
+            f"{name} novel": f"The {name} novel was published in {1990 + n} to mixed reviews. "
+            f"Its author wrote it in a small town over six years."
+            for n, name in enumerate(("Green", "Red", "Grey", "White"))
+        },
+    }
+    docs = [Document(doc_id=f"p{n}", title=t, text=x) for n, (t, x) in enumerate(pages.items())]
+    with serve_lab(docs, sites=2, faults=False) as lab:
+        result = research(
+            lab, isolated_home, "Who founded the publisher of the novel Orange Creeps?"
+        )
+    log = [json.loads(x) for x in (Path(result.run_dir) / "run.log.jsonl").read_text().splitlines()]
+    rounds = [e["data"] for e in log if e["type"] == "research.round"]
+    assert rounds and "Blue Lantern Press" in rounds[0]["missing"]
+    assert "## Search rounds" in (Path(result.run_dir) / "plan.md").read_text()
+    assert result.answer == "Mara Quist"

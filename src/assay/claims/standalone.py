@@ -24,6 +24,7 @@ _GENERIC = re.compile(
     r"church|museum|river|island|ship|aircraft|car|player|singer|actor|actress|author|site|"
     r"project|tool|library|software|system|network|event|festival|award|race|war|battle)\b"
 )
+_NEAR_START = 30
 _QUALIFIER = re.compile(r"\s*\([^)]*\)\s*$")
 _SITE_SUFFIX = re.compile(r"\s+[-|–—:]\s+[^-|–—:]+$")
 
@@ -42,8 +43,8 @@ def stand_alone(sentence: str, subject: str) -> str:
     subject = subject.strip()
     if not subject or numbers_in(subject) - numbers_in(sentence):
         return sentence
-    if sentence.casefold().startswith(subject.casefold()):
-        return sentence
+    if subject.casefold() in sentence[: len(subject) + _NEAR_START].casefold():
+        return sentence  # "The novel Orange Creeps was …" names its subject already
     generic = _GENERIC.match(sentence)
     named = subject
     if generic and subject.split(" ")[0].lower() == generic.group().split(" ")[1].lower():

@@ -72,8 +72,9 @@ from assay.store.runs import PLAN_FILE
 from assay.store.sources import SourceLedger
 
 MAX_STEPS = 30
-MAX_SEARCHES = 3 + 2 * (MAX_ROUNDS - 1)
-"""The policy's first round may search three times; each follow-up round searches twice."""
+POLICY_SEARCHES = 3
+"""Searches the policy may ask for; follow-up rounds search on top of these."""
+MAX_SEARCHES = POLICY_SEARCHES + 2 * (MAX_ROUNDS - 1)
 MAX_POLICY_FAILURES = 3
 _LEAD_CHARS = 1_000  # a source's relevance is judged on its title and its lead
 _SNIPPET = 120  # characters of a result snippet the model sees (a small model, many turns)
@@ -204,8 +205,8 @@ class ResearchHarness:
             return f"skill {action.name} is read already"
         if isinstance(action, WritePlan) and state.plan_written:
             return "the plan is written already"
-        if isinstance(action, WebSearch) and state.searches >= MAX_SEARCHES:
-            return f"{MAX_SEARCHES} searches are done already"
+        if isinstance(action, WebSearch) and state.searches >= POLICY_SEARCHES:
+            return f"{POLICY_SEARCHES} searches are done already"
         if isinstance(action, ReadUrl) and action.url in state.read:
             return f"{action.url} is read already"
         if isinstance(action, ReadFile) and action.path in state.read:
@@ -267,16 +268,16 @@ class ResearchHarness:
     async def _search(self, action: WebSearch) -> None:
         if self.session is None:
             return
-        if self.state.searches >= MAX_SEARCHES:
+        if self.state.searches >= POLICY_SEARCHES:
             self.state.notes.append("search limit reached: read what was offered, or finish")
             return
         await self._run_search(action.queries, first=False)
 
-    async def _run_search(self, queries: list[str], *, first: bool) -> None:
+    async def _run_search(self, queries: list[str], *, first: bool) -> list[tuple[str, str]]:
         """Search; new results join the offers with their snippets and dates (``first``:
         ahead of what earlier rounds offered, best match to the round's targets first)."""
         if self.session is None:
-            return
+            return []
         outcome = await self.session.search(queries)
         self.state.searches += 1
         self.state.searched.update(q.lower() for q in queries)
@@ -299,6 +300,7 @@ class ResearchHarness:
         else:
             self.state.offered += fresh
         self.state.notes.append(f"search gave {outcome.result_count} results")
+        return fresh
 
     async def _follow_up(self) -> bool:
         """After a reading round: search for what is still missing (hops.py); whether a
@@ -321,8 +323,10 @@ class ResearchHarness:
         self.rounds += 1
         self._record_round(hop)
         self.targets += [t for t in hop.targets if t not in self.targets]
-        await self._run_search(list(hop.queries), first=True)
-        self.state.target_sources = len(self.state.read) + HOP_SOURCES
+        # The round's best results are read at once: no policy turn is spent on them.
+        for _, url in (await self._run_search(list(hop.queries), first=True))[:HOP_SOURCES]:
+            self.context.budget.check()
+            await self._read_url(url)
         return True
 
     def _record_round(self, hop: Hop) -> None:
