@@ -72,6 +72,7 @@ def run_question(question: str, args: argparse.Namespace, home: Path, search_url
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=20)
+    parser.add_argument("--offset", type=int, default=0, help="skip this many questions first")
     parser.add_argument("--sites", type=int, default=8)
     parser.add_argument("--sources", type=int, default=5)
     parser.add_argument("--model", default=None)
@@ -79,7 +80,8 @@ def main() -> None:
     parser.add_argument("--budget-time", type=float, default=None)
     parser.add_argument("--out", type=Path, default=None, help="write the rows as JSON here")
     args = parser.parse_args()
-    questions = json.loads((DATA / "hotpotqa-100.json").read_text())[: args.limit]
+    questions = json.loads((DATA / "hotpotqa-100.json").read_text())
+    questions = questions[args.offset : args.offset + args.limit]
     home = Path(tempfile.mkdtemp(prefix="assay-hotpot-"))
     rows = []
     with serve_lab(DATA / "hotpotqa-100-corpus.json", sites=args.sites, faults=False) as lab:

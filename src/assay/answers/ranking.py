@@ -54,11 +54,11 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     ranked: list[Ranked] = []
     for claim in claims:
         best = Ranked(claim, direct[claim.id], (claim.id,))
-        subject = set(content_words(_subject(claim.text)))
+        named = set(content_words(subject(claim.text)))
         for lead in claims:
-            if lead.id == claim.id or not subject or direct[lead.id] <= best.score:
+            if lead.id == claim.id or not named or direct[lead.id] <= best.score:
                 continue
-            if subject <= set(content_words(lead.text)):
+            if named <= set(content_words(lead.text)):
                 joined = _score(question, f"{lead.text} {claim.text}", rarity) * _HOP_DISCOUNT
                 if joined > best.score:
                     best = Ranked(claim, joined, (claim.id, lead.id))
@@ -84,6 +84,7 @@ def _score(question: str, text: str, rarity: dict[str, float]) -> float:
     return (relevance(question, text).score + rare) / 2
 
 
-def _subject(text: str) -> str:
+def subject(text: str) -> str:
+    """The name a claim opens with (its subject), or ""."""
     names = names_in(text)
     return names[0] if names and 0 <= text.find(names[0]) <= len("The ") else ""

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.answers.kinds import Shape, names_in
-from assay.answers.ranking import Ranked
+from assay.answers.ranking import Ranked, subject
 from assay.engines.extractive.text import content_words, raw_words, word_set
 
 _MONTHS = (
@@ -38,7 +38,8 @@ _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 _PLACE_CUES = word_set("in at from near of based born located headquartered")
 _ASKING = word_set("both also same either one")
 _SIDE_COVERAGE = 0.5
-_CANDIDATE_CLAIMS = 6
+_CANDIDATE_CLAIMS = 4
+_NEAR = 60  # characters around a span whose question words vouch for it
 
 
 @dataclass(frozen=True)
@@ -64,12 +65,16 @@ def extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | Non
 
 def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     asked = set(content_words(question))
+    # a bridge (the subject a two-claim chain passes through) leads to the answer
+    bridges = {subject(r.claim.text) for r in ranked[:_CANDIDATE_CLAIMS] if len(r.basis) > 1}
     best: tuple[float, str, tuple[str, ...]] | None = None
     for item in ranked[:_CANDIDATE_CLAIMS]:
         text = item.claim.text
         anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
         for start, span in _candidates(shape, text):
-            if shape.kind in ("who", "where", "what") and _echoes(span, asked):
+            if shape.kind in ("who", "where", "what") and (
+                _echoes(span, asked) or span in bridges
+            ):
                 continue
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
@@ -77,8 +82,15 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
             if shape.kind == "number" and _YEAR.fullmatch(span):
                 bonus = 0.3  # "how many" is rarely answered by a year
             words = content_words(span)
-            fresh = sum(w not in asked for w in words) / len(words) if words else 1.0
-            score = item.score * bonus * fresh / (1 + distance / 80)
+            # a name sharing a word with the question is less likely the answer, but a
+            # daughter may share her father's name ("Antara Mali" for "Jagdish Mali")
+            fresh = 0.5 + 0.5 * sum(w not in asked for w in words) / len(words) if words else 1.0
+            near = {
+                _stemmed(m.group())
+                for m in _word_matches(text)
+                if abs(m.start() - start) <= _NEAR and not start <= m.start() < start + len(span)
+            } & asked
+            score = item.score * bonus * fresh * (1 + len(near)) / (1 + distance / 80)
             if best is None or score > best[0]:
                 best = (score, span, item.basis)
     return Span(best[1], best[2]) if best else None
