@@ -186,3 +186,14 @@ def test_a_yes_no_question_is_about_the_two_things_joined_by_and() -> None:
 def test_a_sentence_that_names_its_subject_is_left_as_it_is() -> None:
     sentence = "The novel Orange Creeps was published in 2010."
     assert stand_alone(sentence, "Orange Creeps") == sentence
+
+
+def test_a_comparative_yes_no_compares_what_each_side_states() -> None:
+    claims = [
+        claim(1, "The Journal of Lunar Research was established in 1956."),
+        claim(2, "The Journal of Example Studies was established in 1991."),
+    ]
+    older = "Is the Journal of Lunar Research older than the Journal of Example Studies?"
+    assert answer(older, claims).text == "yes"  # type: ignore[attr-defined]
+    newer = "Is the Journal of Example Studies older than the Journal of Lunar Research?"
+    assert answer(newer, claims).text == "no"  # type: ignore[attr-defined]

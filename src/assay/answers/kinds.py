@@ -119,7 +119,9 @@ def shape_of(question: str) -> Shape:
     if options and first not in _AUXILIARIES:
         return Shape("choice", options, _direction(lowered))
     if first in _AUXILIARIES:
-        return Shape("yesno", options or _sides(asking))
+        sides = options or _sides(asking)
+        comparative = _direction(lowered) if " than " in f" {lowered} " else ""
+        return Shape("yesno", sides, comparative)  # "Is X older than Y?" compares
     if _WHEN.search(lowered):
         return Shape("when")
     if _NUMBER.search(lowered):

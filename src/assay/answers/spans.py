@@ -72,9 +72,7 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
         text = item.claim.text
         anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
         for start, span in _candidates(shape, text):
-            if shape.kind in ("who", "where", "what") and (
-                _echoes(span, asked) or span in bridges
-            ):
+            if shape.kind in ("who", "where", "what") and (_echoes(span, asked) or span in bridges):
                 continue
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
@@ -129,6 +127,16 @@ def _yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | Non
     if any(not claims for claims in evidence):
         return None
     basis = tuple(dict.fromkeys(c.claim.id for claims in evidence for c in claims[:1]))
+    if shape.direction and len(sides) == 2:
+        measured = [_measure(shape.direction, claims) for claims in evidence]
+        if measured[0] is None or measured[1] is None:
+            return None
+        first_wins = (
+            measured[0] < measured[1]
+            if shape.direction in ("earlier", "less")
+            else measured[0] > measured[1]
+        )
+        return Span("yes" if first_wins else "no", basis)
     if "same" in raw_words(question.lower()):
         values = [_values(claims, question) for claims in evidence]
         return Span("yes" if set.intersection(*values) else "no", basis)
