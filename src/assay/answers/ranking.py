@@ -44,7 +44,7 @@ def recorded_relevant(claim: ClaimRecord) -> bool:
 
 def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     """``claims`` that share words with ``question`` (directly or through a claim naming
-    their subject), best first; ties keep ledger order.
+    their subject), best first; among equals, the one earlier in its page.
 
     The score is the mean of the claim's relevance and the share of the question's words
     it contains weighed by their rarity among these claims (a word every claim repeats —
@@ -65,7 +65,13 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
         if best.score > 0:
             ranked.append(best)
     order = {c.id: n for n, c in enumerate(claims)}
-    return sorted(ranked, key=lambda r: (-r.score, order[r.claim.id]))
+    return sorted(ranked, key=lambda r: (-round(r.score, 6), _position(r.claim), order[r.claim.id]))
+
+
+def _position(claim: ClaimRecord) -> int:
+    """Where the claim's quote starts in its source: among equals, what a page says first
+    (its lead, where pages define their subject) goes first."""
+    return min((e.start for e in claim.evidence), default=0)
 
 
 def _rarity(question: str, claims: Sequence[ClaimRecord]) -> dict[str, float]:
