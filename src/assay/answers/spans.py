@@ -65,6 +65,8 @@ def extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | Non
 
 def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     asked = set(content_words(question))
+    # the words that say what is asked ("founded", "father"), not the names it gives
+    asking = asked - {w for n in names_in(question, skip_first=True) for w in content_words(n)}
     # a bridge (the subject a two-claim chain passes through) leads to the answer
     bridges = {subject(r.claim.text) for r in ranked[:_CANDIDATE_CLAIMS] if len(r.basis) > 1}
     best: tuple[float, str, tuple[str, ...]] | None = None
@@ -87,7 +89,7 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
                 _stemmed(m.group())
                 for m in _word_matches(text)
                 if abs(m.start() - start) <= _NEAR and not start <= m.start() < start + len(span)
-            } & asked
+            } & asking
             score = item.score * bonus * fresh * (1 + len(near)) / (1 + distance / 80)
             if best is None or score > best[0]:
                 best = (score, span, item.basis)
