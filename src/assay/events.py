@@ -150,8 +150,7 @@ class ReportUpdated(Event):
 
 
 class SearchRound(Event):
-    """A follow-up reading round: what the claims so far do not say, and the queries that
-    look for it (research and ask; bounded, see protocols/research/hops.py)."""
+    """A follow-up reading round (research, ask): what is missing, and its queries."""
 
     type: ClassVar[str] = "research.round"
     round: int
@@ -241,6 +240,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ToolReadSkill,
         ToolWorkspace,
         FullResearchRequested,
+        SearchRound,
         SourceSkipped,
         ClaimCreated,
         ClaimVerified,
