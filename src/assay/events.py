@@ -154,6 +154,15 @@ class ReportUpdated(Event):
     path: str | None = None
 
 
+class SearchRound(Event):
+    """A follow-up reading round (research, ask): what is missing, and its queries."""
+
+    type: ClassVar[str] = "research.round"
+    round: int
+    missing: str
+    queries: list[str]
+
+
 class WarningEvent(Event):
     """Something the user should know that did not stop the run (a cap hit, a retry)."""
 
@@ -236,6 +245,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ToolReadSkill,
         ToolWorkspace,
         FullResearchRequested,
+        SearchRound,
         SourceSkipped,
         ClaimCreated,
         ClaimVerified,

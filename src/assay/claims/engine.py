@@ -166,7 +166,9 @@ class VerificationEngine:
     ) -> tuple[Evidence | None, bool]:
         """The first located verdict of one source (or None), and whether the judge was
         unsure on the way."""
-        claim = record_of_claim.text
+        # A claim made to stand alone ("It was …" → "X was …", claims/standalone.py) is
+        # judged as its source stated it: the subject came from the page's title.
+        claim = str((record_of_claim.model_extra or {}).get("stated_as") or record_of_claim.text)
         text = sources.texts.get(source_id)
         if text is None:
             return None, False

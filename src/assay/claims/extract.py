@@ -10,11 +10,14 @@ for numbers, not copies). The extractive extractor uses the picker's sentences a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
 from pydantic import BaseModel, Field, model_validator
 
+from assay.claims.relevance import Relevance
+from assay.claims.standalone import stand_alone
 from assay.engines.extractive.picker import pick_claims
 from assay.engines.extractive.text import looks_like_instruction
 from assay.events import ClaimCreated
@@ -117,18 +120,34 @@ class ModelExtractor(ModelStep):
 
 
 def record_claims(
-    run: Run, source_id: str, drafts: list[DraftClaim], *, created_by: str, reason: str
+    run: Run,
+    source_id: str,
+    drafts: list[DraftClaim],
+    *,
+    created_by: str,
+    reason: str,
+    subject: str = "",
+    relevance_of: Callable[[str], Relevance] | None = None,
 ) -> list[ClaimRecord]:
-    """Append each draft to claims.jsonl at once (never batched), with its quote as evidence."""
+    """Append each draft to claims.jsonl at once (never batched), with its quote as evidence.
+
+    With ``subject`` (the page's subject) a claim's text is made to stand alone
+    (standalone.py; the text as stated is kept in ``stated_as`` for the judges); with
+    ``relevance_of`` its relevance is recorded in its line.
+    """
     ledger = ClaimLedger(run.dir, fsync=run.fsync)
     recorded = []
     known = {c.text.casefold() for c in ledger.claims()}
     for draft in drafts:
-        if draft.text.casefold() in known or looks_like_instruction(draft.quote):
+        text = stand_alone(draft.text, subject)
+        if text.casefold() in known or looks_like_instruction(draft.quote):
             continue
+        extra: dict[str, object] = {"stated_as": draft.text} if text != draft.text else {}
+        if relevance_of is not None:
+            extra["relevance"] = relevance_of(text).to_json()
         claim = ClaimRecord(
             id=ledger.next_id(),
-            text=draft.text,
+            text=text,
             confidence=draft.confidence,
             sourceIds=[source_id],
             reason=reason,
@@ -137,10 +156,12 @@ def record_claims(
             ],
             created_by=created_by,
         )
+        if extra:
+            claim = ClaimRecord.model_validate(claim.to_json() | extra)
         ledger.append(claim)
         run.events.emit(
             ClaimCreated(id=claim.id, confidence=claim.confidence, source_ids=claim.source_ids)
         )
-        known.add(draft.text.casefold())
+        known.add(text.casefold())
         recorded.append(claim)
     return recorded

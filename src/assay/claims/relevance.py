@@ -8,14 +8,19 @@ is relevant. ``coverage`` is the shared word-overlap primitive the other checks 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.engines.extractive.text import content_words, raw_words
+from assay.engines.extractive.names import names_in
+from assay.engines.extractive.text import content_words
 
 RELEVANT = 0.5
 """The score a text needs to count as relevant (see benchmarks/README.md for how it was set)."""
 
-LEXICAL = "lexical-v1"
+LEXICAL = "lexical-v2"
+SATURATION = 10.0
+"""A long question is not asked whole of any one text: a text that matches this much
+weight (a two-word name and a few other words) is as relevant as it gets."""
 
 
 @dataclass(frozen=True)
@@ -24,13 +29,20 @@ class Relevance:
 
     score: float
     method: str
+    target: str = ""
+    """The question or sub-question the score is against, when there were several."""
 
     @property
     def relevant(self) -> bool:
         return self.score >= RELEVANT
 
     def to_json(self) -> dict[str, object]:
-        return {"score": round(self.score, 3), "method": self.method, "relevant": self.relevant}
+        found: dict[str, object] = {
+            "score": round(self.score, 3),
+            "method": self.method,
+            "relevant": self.relevant,
+        }
+        return found | ({"target": self.target} if self.target else {})
 
 
 def coverage(claim: str, sentence: str) -> float:
@@ -44,23 +56,38 @@ def coverage(claim: str, sentence: str) -> float:
 def relevance(question: str, text: str, *, title: str = "") -> Relevance:
     """How much ``text`` (a claim, or a source with its ``title``) speaks to ``question``.
 
-    The question's content words are weighed, names (capitalised words not at the start of
-    the question) twice as much as other words, and the score is the weighted share of them
-    that the text or its title contains.
+    The score is the weighted share of the question's content words that the text or its
+    title contains. A name the question gives ("Journal of Example Studies") counts twice
+    its length, and only whole: a text naming another journal of other studies shares
+    two of its words but not the name, and gets a quarter of their weight. The weight
+    a text must match saturates at ``SATURATION`` (see benchmarks/README.md).
     """
-    weights = _weights(question)
-    if not weights:
+    names, others = _parts(question)
+    total = min(SATURATION, sum(2.0 * len(n) for n in names) + len(others))
+    if not total:
         return Relevance(0.0, LEXICAL)
     found = set(content_words(text)) | set(content_words(title))
-    total = sum(weights.values())
-    return Relevance(sum(w for word, w in weights.items() if word in found) / total, LEXICAL)
+    score = sum(1.0 for word in others if word in found)
+    for name in names:
+        matched = len(name & found)
+        score += 2.0 * len(name) if matched == len(name) else 0.5 * matched
+    return Relevance(min(1.0, score / total), LEXICAL)
 
 
-def _weights(question: str) -> dict[str, float]:
-    names = {
-        stemmed
-        for position, word in enumerate(raw_words(question))
-        if position > 0 and word[:1].isupper()
-        for stemmed in content_words(word)
-    }
-    return {word: 2.0 if word in names else 1.0 for word in content_words(question)}
+def best_relevance(targets: Sequence[str], text: str, *, title: str = "") -> Relevance:
+    """The relevance of ``text`` to the first of ``targets`` (the question, then the plan's
+    sub-questions and the follow-up searches) it speaks to most."""
+    best = Relevance(0.0, LEXICAL)
+    for target in targets:
+        found = relevance(target, text, title=title)
+        if found.score > best.score:
+            best = Relevance(found.score, found.method, target)
+    return best
+
+
+def _parts(question: str) -> tuple[list[set[str]], set[str]]:
+    """The question's names (each a set of stems) and its other content words."""
+    names = [set(content_words(n)) for n in names_in(question, skip_first=True)]
+    names = [n for n in names if n]
+    named = set().union(*names)
+    return names, {w for w in content_words(question) if w not in named}

@@ -23,6 +23,22 @@ _SECTIONS = (
 )
 
 
+_ORDER = {key: n for n, (key, _, _) in enumerate(_SECTIONS)}
+
+
+def _finding(claim: ClaimRecord, numbers: Mapping[str, int]) -> list[str]:
+    """A claim with its citations and marker, then each quote it rests on."""
+    cited = citation(claim.source_ids, numbers)
+    lines = [f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}"]
+    for evidence in claim.evidence:
+        if evidence.source_id in numbers:
+            quote = neutralize(" ".join(evidence.quote.split()))
+            lines.append(
+                f"  - {evidence.stance} [{numbers[evidence.source_id]}]: \u201c{quote}\u201d"
+            )
+    return lines
+
+
 def citation(source_ids: Sequence[str], numbers: Mapping[str, int]) -> str:
     return "".join(f"[{numbers[s]}]" for s in dict.fromkeys(source_ids) if s in numbers)
 
@@ -36,7 +52,12 @@ def render_claims_report(
     stopped: str | None = None,
     answer: str | None = None,  # already safe to show: callers neutralize page text in it
     open_questions: Sequence[str] = (),
+    off_topic: int = 0,
+    written: Sequence[str] = (),  # written sentences, already safe and with their markers
+    groups: Sequence[tuple[str, Sequence[ClaimRecord]]] = (),
 ) -> str:
+    """The report; with ``groups`` the findings are grouped under those headings (the plan
+    question each claim answers) instead of by status."""
     numbers = {s.id: n for n, s in enumerate(sources, start=1)}
     lines = [f"# {topic}", ""]
     if stopped:
@@ -46,27 +67,30 @@ def render_claims_report(
     lines += ["## Executive summary", ""]
     if answer:
         lines += [f"**Answer:** {answer}", ""]
+    if written:
+        lines += [*written, ""]
     lines.append(f"{len(claims)} claims from {len(sources)} sources")
     lines[-1] += f": {summary}." if summary else "."
+    if off_topic:
+        lines[-1] += (
+            f" {off_topic} more claims were judged off-topic: they stay in claims.jsonl and "
+            "are not presented."
+        )
     for claim in [c for c in claims if c.status == "verified"][:3]:
         cited = citation(claim.source_ids, numbers)
         lines.append(f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}")
     lines.append("")
     lines += ["## Findings", ""]
-    for key, title, explanation in _SECTIONS:
-        group = [c for c in claims if c.status == key]
+    sections = [(neutralize(h), "", g) for h, g in groups] or [
+        (title, f"_{explanation}_", [c for c in claims if c.status == key])
+        for key, title, explanation in _SECTIONS
+    ]
+    for title, explanation, group in sections:
         if not group:
             continue
-        lines += [f"### {title}", "", f"_{explanation}_", ""]
-        for claim in group:
-            cited = citation(claim.source_ids, numbers)
-            text = neutralize(claim.text)
-            lines.append(f"- {text} {cited} {claim_marker(claim.id, claim.status)}")
-            for evidence in claim.evidence:
-                if evidence.source_id in numbers:
-                    quote = neutralize(" ".join(evidence.quote.split()))
-                    number = numbers[evidence.source_id]
-                    lines.append(f"  - {evidence.stance} [{number}]: \u201c{quote}\u201d")
+        lines += [f"### {title}", ""] + ([explanation, ""] if explanation else [])
+        for claim in sorted(group, key=lambda c: _ORDER[c.status]) if groups else group:
+            lines += _finding(claim, numbers)
         lines.append("")
     if open_questions:
         lines += ["## Open questions", ""]

@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from assay.redact import redact
+from assay.store.atomic import atomic_write_text
 from assay.store.chain import HashChain, digest
-from assay.store.jsonl import append_jsonl, read_jsonl
+from assay.store.jsonl import append_jsonl, dumps_line, read_jsonl
 from assay.store.paths import safe_child, unique_name, url_slug
 
 SOURCES_FILE = "sources.jsonl"
@@ -26,7 +27,9 @@ _FRONT_MATTER_END = "\n---\n\n"
 
 
 class SourceRecord(BaseModel):
-    """One line of sources.jsonl."""
+    """One line of sources.jsonl (a ``relevance`` to the question is added once read)."""
+
+    model_config = ConfigDict(extra="allow")
 
     id: str
     url: str
@@ -128,6 +131,17 @@ class SourceLedger:
                 chain.append("source", record.id, record.chain_parts())
                 append_jsonl(self.path, record.model_dump(mode="json"), fsync=self.fsync)
             return record
+
+    def annotate(self, source_id: str, **fields: object) -> None:
+        """Add ``fields`` (its relevance) to one source's line; the file is rewritten
+        atomically, so a crash leaves the old line or the new one."""
+        with self._lock:
+            lines = read_jsonl(self.path).records
+            for line in lines:
+                if line.get("id") == source_id:
+                    line.update(fields)
+            body = b"".join(dumps_line(line) for line in lines).decode("utf-8")
+            atomic_write_text(self.path, body, fsync=self.fsync)
 
     def read_snapshot(self, record: SourceRecord) -> str:
         """The snapshot's text (front matter removed)."""

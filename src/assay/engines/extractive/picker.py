@@ -3,7 +3,8 @@
 Sentences are ranked by BM25 over the source's own sentences (the source is the corpus, so
 a word the page repeats everywhere counts for little), with small boosts for sentences that
 state numbers or dates and for plain declarative sentences, which make checkable claims.
-Headings, table rows, navigation, questions, fragments, run-ons and anything that
+Headings, table rows, navigation, questions, fragments (a sentence cut at its start, or
+with unpaired brackets), run-ons and anything that
 addresses an AI agent are never picked: page text is data, and a sentence written to steer
 an agent must not become a claim.
 
@@ -97,7 +98,16 @@ def claimable(sentence: Sentence) -> bool:
     if _NAVIGATION.search(text) or looks_like_instruction(text):
         return False
     letters = sum(ch.isalpha() for ch in text)
-    return letters >= 0.5 * len(text)
+    return letters >= 0.5 * len(text) and not is_fragment(text)
+
+
+def is_fragment(text: str) -> bool:
+    """A cut sentence ("Button) as …", "and then …"): it starts in lower case or with
+    closing punctuation, or its brackets do not pair up."""
+    first = text.lstrip("\"'“‘«")[:1]
+    if not first or first.islower() or first in ")]},;:.-–—":
+        return True
+    return any(text.count(a) != text.count(b) for a, b in ("()", "[]"))
 
 
 def _bm25(

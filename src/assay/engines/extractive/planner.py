@@ -112,18 +112,28 @@ def expand_queries(topic: str, *, year: int | None = None, count: int = 5) -> li
 
 
 def research_questions(topic: str) -> list[str]:
-    """Two to four plain questions for plan.md: what is known, how strong the evidence is
-    and why sources disagree, who the main sources are, and (date-sensitive topics) when
-    things last changed. A topic already phrased as a question comes first, as asked."""
+    """plan.md's questions, from the topic itself. A question comes first as asked, then
+    one question per thing it names (both sides of a comparison or a yes/no question), so
+    each is a search target the report ticks when a relevant claim answers it. A topic that
+    is not a question gets what is known about it and how strong the evidence is (and,
+    date-sensitive, when it last changed)."""
+    from assay.answers.kinds import shape_of
+
     topic = " ".join(topic.split())
     if not raw_words(topic):
         raise BadInputError("the topic is empty: give a few words to research")
     asked = words(topic)[0] in _QUESTION_WORDS or topic.endswith("?")
-    subject = key_phrase(topic) if asked else _as_subject(topic)
+    if asked:
+        shape = shape_of(topic)
+        named = shape.options if shape.kind in ("yesno", "choice") else ()
+        questions = [topic.rstrip("?.! ") + "?", *(f"What is {name}?" for name in named[:2])]
+        if is_date_sensitive(topic):
+            questions.append(f"When did the most recent changes in {key_phrase(topic)} happen?")
+        return questions
+    subject = _as_subject(topic)
     questions = [
-        (topic.rstrip("?.! ") + "?") if asked else f"What is known about {subject}?",
+        f"What is known about {subject}?",
         f"How strong is the evidence on {subject}, and why do sources disagree?",
-        f"Who are the main sources on {subject}?",
     ]
     if is_date_sensitive(topic):
         questions.append(f"When did the most recent changes in {subject} happen?")

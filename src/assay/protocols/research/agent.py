@@ -7,8 +7,12 @@ it, records it, and holds the rules a policy cannot break:
   is corrected (the harness reads them, ``tool.read_skill`` with ``corrected``, and a
   ``warning``), and a missing plan is written for it the same way;
 - claims are extracted and appended right after each source is read, never batched;
-- the loop ends on the first turn without a tool call (``finish``), or after
-  ``max_steps`` turns, and always within the run's budgets;
+- every source and claim gets its relevance to the question (or to the follow-up search
+  it was gathered for) in its ledger line, and a claim's text names its page's subject;
+- when the policy finishes a reading round, the harness asks what is still missing and
+  searches for it (hops.py), for at most ``MAX_ROUNDS`` rounds in all;
+- the loop ends on the first turn without a tool call (``finish``) that leaves nothing to
+  look for, or after ``max_steps`` turns, and always within the run's budgets;
 - a run resumed from its files skips what its files say is done.
 """
 
@@ -18,11 +22,14 @@ import contextlib
 from datetime import UTC, datetime
 from typing import Literal
 
-from assay.claims.engine import VerificationEngine
+from assay.claims.engine import RunSources, VerificationEngine
 from assay.claims.extract import ExtractiveExtractor, record_claims
+from assay.claims.relevance import Relevance, best_relevance
+from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,
     PhaseStarted,
+    SearchRound,
     ToolOpenUrl,
     ToolReadSkill,
     ToolWorkspace,
@@ -30,6 +37,7 @@ from assay.events import (
 )
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, ModelTimeout
+from assay.models.step import ModelStep
 from assay.protocols.research.actions import (
     Action,
     Finish,
@@ -43,21 +51,33 @@ from assay.protocols.research.actions import (
     WebSearch,
     WritePlan,
 )
+from assay.protocols.research.hops import (
+    HOP_SOURCES,
+    MAX_ROUNDS,
+    Hop,
+    bridge_hop,
+    model_hop,
+    side_targets,
+)
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.policy import AgentState, ExtractivePolicy, Mode, Policy
 from assay.protocols.research.restore import offered_results, skipped_urls
-from assay.protocols.research.skills import BOOTSTRAP, read_skill
+from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import HandOver, RunContext
-from assay.store.claims import ClaimLedger
+from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE
 from assay.store.sources import SourceLedger
 
 MAX_STEPS = 30
-MAX_SEARCHES = 3
+POLICY_SEARCHES = 3
+"""Searches the policy may ask for; follow-up rounds search on top of these."""
+MAX_SEARCHES = POLICY_SEARCHES + 2 * (MAX_ROUNDS - 1)
 MAX_POLICY_FAILURES = 3
+_LEAD_CHARS = 1_000  # a source's relevance is judged on its title and its lead
+_SNIPPET = 120  # characters of a result snippet the model sees (a small model, many turns)
 
 
 class Escalate(HandOver):
@@ -94,6 +114,8 @@ class ResearchHarness:
         self.plan: Plan | None = None
         self.answer = ""
         self.session: GatherSession | None = None
+        self.targets: list[str] = [self.state.topic, *side_targets(self.state.topic)]
+        self.rounds = 1
         self._failures = 0
         self._fallback = ExtractivePolicy()
         self._restore()
@@ -142,7 +164,9 @@ class ResearchHarness:
             action = await self._decide()
             if isinstance(action, Finish):
                 self.answer = action.answer.strip()
-                break
+                if not await self._follow_up():
+                    break
+                continue
             await self._act(action)
         else:
             self._warn(f"step budget of {self.max_steps} turns reached", "max_steps")
@@ -181,8 +205,8 @@ class ResearchHarness:
             return f"skill {action.name} is read already"
         if isinstance(action, WritePlan) and state.plan_written:
             return "the plan is written already"
-        if isinstance(action, WebSearch) and state.searches >= MAX_SEARCHES:
-            return f"{MAX_SEARCHES} searches are done already"
+        if isinstance(action, WebSearch) and state.searches >= POLICY_SEARCHES:
+            return f"{POLICY_SEARCHES} searches are done already"
         if isinstance(action, ReadUrl) and action.url in state.read:
             return f"{action.url} is read already"
         if isinstance(action, ReadFile) and action.path in state.read:
@@ -219,9 +243,9 @@ class ResearchHarness:
             self._write_plan(research_questions(self.state.topic), "Search, read, verify, report.")
 
     def _read_skill(self, name: str, *, corrected: bool) -> None:
-        text = read_skill(name)
+        read_skill(name)  # an unknown name is a user error here, before it is recorded
         self.state.skills_read.add(name)
-        self.state.notes.append(f"skill {name}: {text.splitlines()[0]}")
+        self.state.notes.append(f"skill {name}: {condensed(name)}")
         self.run.events.emit(ToolReadSkill(name=name, corrected=corrected))
 
     def _write_plan(self, questions: list[str], approach: str) -> None:
@@ -244,16 +268,74 @@ class ResearchHarness:
     async def _search(self, action: WebSearch) -> None:
         if self.session is None:
             return
-        if self.state.searches >= MAX_SEARCHES:
+        if self.state.searches >= POLICY_SEARCHES:
             self.state.notes.append("search limit reached: read what was offered, or finish")
             return
-        outcome = await self.session.search(action.queries)
+        await self._run_search(action.queries, first=False)
+
+    async def _run_search(self, queries: list[str], *, first: bool) -> list[tuple[str, str]]:
+        """Search; new results join the offers with their snippets and dates (``first``:
+        ahead of what earlier rounds offered, best match to the round's targets first)."""
+        if self.session is None:
+            return []
+        outcome = await self.session.search(queries)
         self.state.searches += 1
+        self.state.searched.update(q.lower() for q in queries)
         offered = {url for _, url in self.state.offered}
+        fresh: list[tuple[str, str]] = []
         for result in outcome.results:
             if result.url not in offered:
-                self.state.offered.append((result.title, result.url))
+                offered.add(result.url)
+                fresh.append((result.title, result.url))
+                dated = f" ({result.published_date[:10]})" if result.published_date else ""
+                self.state.snippets[result.url] = (
+                    " ".join(result.snippet.split())[:_SNIPPET] + dated
+                )
+        if first:
+            targets = self.targets[-2:]
+            fresh.sort(
+                key=lambda o: -best_relevance(targets, self.state.snippets[o[1]], title=o[0]).score
+            )
+            self.state.offered = fresh + self.state.offered
+        else:
+            self.state.offered += fresh
         self.state.notes.append(f"search gave {outcome.result_count} results")
+        return fresh
+
+    async def _follow_up(self) -> bool:
+        """After a reading round: search for what is still missing (hops.py); whether a
+        new round started."""
+        if self.session is None or self.rounds >= MAX_ROUNDS:
+            return False
+        if self.state.searches >= MAX_SEARCHES:
+            return False
+        claims = ClaimLedger(self.run.dir).claims()
+        if self.context.model is not None:
+            step = ModelStep(
+                self.context.model, budget=self.context.budget, meter=self.context.meter,
+                max_tokens=150, retries=1,
+            )  # fmt: skip
+            hop = await model_hop(step, self.state.topic, claims, self.state.searched)
+        else:
+            hop = bridge_hop(self.state.topic, claims, self.state.searched)
+        if hop is None:
+            return False
+        self.rounds += 1
+        self._record_round(hop)
+        self.targets += [t for t in hop.targets if t not in self.targets]
+        # The round's best results are read at once: no policy turn is spent on them.
+        for _, url in (await self._run_search(list(hop.queries), first=True))[:HOP_SOURCES]:
+            self.context.budget.check()
+            await self._read_url(url)
+        return True
+
+    def _record_round(self, hop: Hop) -> None:
+        self.run.events.emit(
+            SearchRound(round=self.rounds, missing=hop.missing, queries=list(hop.queries))
+        )
+        if self.plan is not None:
+            self.plan.rounds.append(f"round {self.rounds}: looking for {hop.missing}")
+            self.plan.write(self.run)
 
     async def _read_url(self, url: str) -> None:
         if self.session is None or url in self.state.read:
@@ -261,7 +343,7 @@ class ResearchHarness:
         read = await self.session.read(url)
         self.state.read.append(url)
         if read is not None:
-            await self._extract(read.record.id, read.text)
+            await self._extract(read.record.id, read.text, read.record.title)
 
     def _workspace_action(self, action: Action) -> None:
         workspace = self.workspace
@@ -275,10 +357,11 @@ class ResearchHarness:
         elif isinstance(action, GrepWorkspace):
             hits = workspace.grep(action.pattern)
             self.state.grepped.add(action.pattern)
-            known = {target for _, target in self.state.offered}
-            # Files that match go first: they are the ones worth reading.
-            fresh = [(line, path) for path, line in hits if path not in known]
-            self.state.offered = fresh + self.state.offered
+            # Files that match go first, listed or not: they are the ones worth reading.
+            matched = list(dict.fromkeys(path for path, _ in hits))
+            lines = {path: line for path, line in reversed(hits)}
+            rest = [o for o in self.state.offered if o[1] not in lines]
+            self.state.offered = [(lines[p], p) for p in matched] + rest
             self._workspace_event("grepWorkspace", action.pattern, len(hits))
         elif isinstance(action, Todo):
             self.state.notes.append("todo: " + "; ".join(action.items))
@@ -298,15 +381,23 @@ class ResearchHarness:
                 url=record.url, title=record.title, snapshot=record.snapshot, source_id=record.id
             )
         )
-        await self._extract(record.id, text)
+        await self._extract(record.id, text, record.title)
 
     def _workspace_event(
         self, tool: Literal["grepWorkspace", "listWorkspaceDir", "todo"], argument: str, count: int
     ) -> None:
         self.run.events.emit(ToolWorkspace(tool=tool, argument=argument, result_count=count))
 
-    async def _extract(self, source_id: str, text: str) -> None:
-        """createClaim right after the source is read: each claim appended at once."""
+    def _relevance(self, text: str, title: str | None) -> Relevance:
+        return best_relevance(self.targets, text, title=page_subject(title))
+
+    async def _extract(self, source_id: str, text: str, title: str | None) -> None:
+        """createClaim right after the source is read: each claim appended at once, with
+        its relevance; the source's own relevance (title and lead) goes in its line."""
+        lead = text[:_LEAD_CHARS]
+        SourceLedger(self.run.dir, fsync=self.run.fsync).annotate(
+            source_id, relevance=self._relevance(lead, title).to_json()
+        )
         try:
             drafts = await self.context.extractor.extract(self.state.topic, text)
         except (InvalidOutput, ModelTimeout) as exc:
@@ -321,6 +412,8 @@ class ResearchHarness:
             drafts,
             created_by=self.context.extractor.name,
             reason=f"stated by {source_id} about the question",
+            subject=page_subject(title),
+            relevance_of=lambda claim: self._relevance(claim, title),
         )
         self.state.claims += len(recorded)
 
@@ -329,7 +422,10 @@ class ResearchHarness:
             return
         self.run.events.emit(PhaseStarted(phase="verify"))
         ledger = ClaimLedger(self.run.dir, fsync=self.run.fsync)
-        pending = [c.id for c in ledger.claims() if c.status == "unverified"]
+        sources = RunSources.load(self.run.dir)
+        claims = [self._rescored(claim, sources) for claim in ledger.claims()]
+        ledger.rewrite(claims)
+        pending = [c.id for c in claims if c.status == "unverified"]
         every_source = [r.id for r in SourceLedger(self.run.dir).records()]
         verified = await VerificationEngine(self.run, self.context.judge).verify_all(
             only=pending, corroborators=every_source
@@ -340,6 +436,18 @@ class ResearchHarness:
         )
         self.run.events.emit(PhaseFinished(phase="verify", detail=detail))
         self._tick("verify")
+
+    def _rescored(self, claim: ClaimRecord, sources: RunSources) -> ClaimRecord:
+        """A claim read before a follow-up search is judged against its targets too: its
+        recorded relevance only ever rises."""
+        recorded = (claim.model_extra or {}).get("relevance")
+        if not isinstance(recorded, dict):
+            return claim
+        record = sources.records.get(claim.source_ids[0]) if claim.source_ids else None
+        found = self._relevance(claim.text, record.title if record else None)
+        if found.score <= float(recorded.get("score", 0.0)):
+            return claim
+        return ClaimRecord.model_validate(claim.to_json() | {"relevance": found.to_json()})
 
     async def _synthesize(self) -> None:
         self.run.events.emit(PhaseStarted(phase="synthesize"))

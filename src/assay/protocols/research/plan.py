@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from assay.events import PlanWritten
@@ -16,11 +17,23 @@ class Plan:
     questions: list[str]
     approach: str
     done: set[str] = field(default_factory=set)
+    rounds: list[str] = field(default_factory=list)
+    answered: dict[str, str] = field(default_factory=dict)  # question → claim id
+
+    def answer(self, question: str, claim_id: str) -> None:
+        self.answered[question] = claim_id
 
     def render(self) -> str:
         lines = [f"# Plan: {self.topic}", "", "## Research questions", ""]
-        lines += [f"{n}. {q}" for n, q in enumerate(self.questions, start=1)]
-        lines += ["", "## Approach", "", self.approach, "", "## Phases", ""]
+        for n, question in enumerate(self.questions, start=1):
+            claim = self.answered.get(question)
+            lines.append(
+                f"{n}. [{'x' if claim else ' '}] {question}" + (f" ({claim})" if claim else "")
+            )
+        lines += ["", "## Approach", "", self.approach]
+        if self.rounds:
+            lines += ["", "## Search rounds", ""] + [f"- {r}" for r in self.rounds]
+        lines += ["", "## Phases", ""]
         lines += [f"- [{'x' if p in self.done else ' '}] {p}" for p in PHASES]
         return "\n".join(lines) + "\n"
 
@@ -39,13 +52,28 @@ class Plan:
         lines = text.splitlines()
         topic = lines[0].removeprefix("# Plan: ").strip() if lines else ""
         questions, approach, done, section = [], [], set(), ""
+        rounds: list[str] = []
+        answered: dict[str, str] = {}
         for line in lines[1:]:
             if line.startswith("## "):
                 section = line[3:].strip().lower()
             elif section == "research questions" and line[:1].isdigit() and ". " in line:
-                questions.append(line.split(". ", 1)[1])
+                question, claim = _question_line(line.split(". ", 1)[1])
+                questions.append(question)
+                if claim:
+                    answered[question] = claim
+            elif section == "search rounds" and line.startswith("- "):
+                rounds.append(line[2:])
             elif section == "approach" and line.strip():
                 approach.append(line.strip())
             elif section == "phases" and line.startswith("- [x] "):
                 done.add(line[6:].strip())
-        return cls(topic, questions, " ".join(approach), done)
+        return cls(topic, questions, " ".join(approach), done, rounds, answered)
+
+
+def _question_line(text: str) -> tuple[str, str]:
+    """ "[x] question (claim_003)" → ("question", "claim_003"); a plain line is a question."""
+    match = re.fullmatch(r"\[([ x])\] (.*?)(?: \((claim_\d+)\))?", text)
+    if match is None:
+        return text, ""
+    return match.group(2), match.group(3) or ""

@@ -55,6 +55,8 @@ class AgentState:
     plan_written: bool = False
     searches: int = 0
     offered: list[tuple[str, str]] = field(default_factory=list)  # (title, url or path)
+    snippets: dict[str, str] = field(default_factory=dict)  # url → snippet (date)
+    searched: set[str] = field(default_factory=set)  # every query searched, lower-cased
     read: list[str] = field(default_factory=list)
     listed: set[str] = field(default_factory=set)
     grepped: set[str] = field(default_factory=set)
@@ -230,7 +232,10 @@ def describe_state(state: AgentState) -> str:
     unread = state.unread_offers()[:_OFFERED_SHOWN]
     if unread:
         lines.append("Offered (not read yet):")
-        lines += [f"[{n}] {target} ({title[:80]})" for n, (title, target) in enumerate(unread, 1)]
+        for n, (title, target) in enumerate(unread, 1):
+            lines.append(f"[{n}] {target} ({title[:80]})")
+            if state.snippets.get(target):
+                lines.append(f"    {state.snippets[target]}")
     lines += [f"Note: {note}" for note in state.notes[-3:]]
     lines.append(f"Turns left: {state.steps_left}. What is your next action?")
     return "\n".join(lines)

@@ -33,3 +33,20 @@ def catalog() -> str:
         first = read_skill(name).splitlines()[0]
         lines.append(f"- {name}: {first.split(':', 1)[1].strip()}")
     return "\n".join(lines)
+
+
+CONDENSED_CHARS = 400
+
+
+def condensed(name: str) -> str:
+    """A skill's tactics as a small model can use them: each bullet cut to its first 90
+    characters, joined, at most ``CONDENSED_CHARS`` characters."""
+    bullets: list[str] = []
+    for line in read_skill(name).splitlines()[1:]:
+        if line.startswith("- "):
+            bullets.append(line[2:].strip())
+        elif line.startswith("  ") and bullets:
+            bullets[-1] += " " + line.strip()
+    clauses = [b if len(b) <= 90 else b[:90].rsplit(" ", 1)[0] + "…" for b in bullets]
+    text = "; ".join(clauses)
+    return text if len(text) <= CONDENSED_CHARS else text[: CONDENSED_CHARS - 1] + "…"

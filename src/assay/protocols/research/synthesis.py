@@ -1,20 +1,23 @@
 """Synthesis: report.md per the report-structure skill, and the run's answer.
 
-Executive summary (the answer, counts, the verified findings first), findings with inline
-citations and status markers, open questions, and the source list — built by code from
-the claim ledger, so nothing in the report is unattributed. A model's free-text answer is
-shown as the model's synthesis, never as a verified claim; without a model the answer is
-the best-supported claim itself.
+The answer is the short, direct answer to the question (assay.answers), followed by the
+claims it rests on; when nothing answers, "No direct answer found" and the closest
+evidence. Findings show only claims relevant to the question (or to the sub-question or
+follow-up search they were gathered for), grouped under it: off-topic claims stay in the
+ledger and are counted, never presented. With a model, a written summary comes
+first, each sentence checked against the quotes it cites (prose.py). Each plan question
+is ticked when a relevant claim answers it; the others are the open questions.
+Everything is built by code from the claim ledger, so nothing is unattributed.
 """
 
 from __future__ import annotations
 
-from assay.answers import answer_question
-from assay.claims.corroborate import COVERAGE
-from assay.claims.relevance import coverage
-from assay.engines.extractive.picker import pick_claims
+from assay.answers import NO_ANSWER, Answer, answer_question
+from assay.answers.ranking import rank, recorded_relevant, usable
 from assay.events import ReportUpdated
+from assay.models.step import ModelStep
 from assay.protocols.research.plan import Plan
+from assay.protocols.research.prose import written_summary
 from assay.protocols.runner import RunContext
 from assay.report.claims_report import render_claims_report
 from assay.report.markers import claim_marker, neutralize
@@ -22,72 +25,93 @@ from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.runs import REPORT_FILE
 from assay.store.sources import SourceLedger
 
-_RANK = {"verified": 0, "weak": 1, "contradicted": 2, "needs_review": 3, "unverified": 4}
-_CONFIDENCE = {"high": 0, "medium": 1, "low": 2}
+
+def shown_answer(answer: Answer, claims: list[ClaimRecord]) -> str:
+    """The answer line of the report: the answer, then each claim it rests on."""
+    by_id = {c.id: c for c in claims}
+    basis = [by_id[i] for i in answer.claim_ids if i in by_id]
+    evidence = "; ".join(f"{neutralize(c.text)} {claim_marker(c.id, c.status)}" for c in basis)
+    if answer.found and basis and " ".join(basis[0].text.split()) == answer.text:
+        return evidence  # the answer is a claim itself (a "how" question): shown once
+    if answer.found:
+        shown = neutralize(answer.text)
+        return f"{shown} — resting on: {evidence}" if evidence else shown
+    if evidence:
+        return f"{NO_ANSWER}; closest evidence: {evidence}"
+    return f"{NO_ANSWER}: no source read in this run answers the question."
 
 
-def best_claim(question: str, claims: list[ClaimRecord]) -> ClaimRecord | None:
-    """The best-supported claim, and among equals the one most relevant to the question
-    (the picker's BM25 over the claims themselves, so rare question words weigh most)."""
-    picked = pick_claims(question, "\n\n".join(c.text for c in claims), max_claims=len(claims))
-    relevance = {p.sentence: p.score for p in picked}
-    ranked = sorted(
-        claims,
-        key=lambda c: (
-            _RANK[c.status],
-            -relevance.get(c.text, 0.0),
-            _CONFIDENCE[c.confidence],
-            c.id,
-        ),
-    )
-    return ranked[0] if ranked else None
+def by_question(
+    topic: str, plan: Plan | None, claims: list[ClaimRecord]
+) -> list[tuple[str, list[ClaimRecord]]]:
+    """Claims grouped under what they were judged relevant to (recorded in their ledger
+    line): a plan question, or a follow-up search; the question itself when unrecorded."""
+    asked = plan.questions if plan else [topic]
+    groups: dict[str, list[ClaimRecord]] = {}
+    for claim in claims:
+        recorded = (claim.model_extra or {}).get("relevance")
+        target = str(recorded.get("target") or topic) if isinstance(recorded, dict) else topic
+        heading = target if target in asked or target == topic else f"Follow-up search: {target}"
+        groups.setdefault(heading, []).append(claim)
+    order = {q: n for n, q in enumerate([topic, *asked])}
+    return sorted(groups.items(), key=lambda g: order.get(g[0], len(order)))
 
 
-def open_questions(plan: Plan | None, claims: list[ClaimRecord]) -> list[str]:
+async def tick_plan(context: RunContext, plan: Plan | None, claims: list[ClaimRecord]) -> None:
+    """Tick each plan question a relevant claim answers (the run's question is ticked by
+    the run's answer, so it is not asked twice)."""
     if plan is None:
-        return []
-    supported = [c.text for c in claims if c.status in ("verified", "weak")]
-    return [
-        q for q in plan.questions if not any(coverage(q, text) >= COVERAGE for text in supported)
-    ]
+        return
+    for question in plan.questions:
+        if question in plan.answered or question.rstrip("?") == context.run.info.topic.rstrip("?"):
+            continue
+        found = await answer_question(question, claims)
+        if found.found:
+            plan.answer(question, found.claim_ids[0])
+    plan.write(context.run)
 
 
 async def write_report(context: RunContext, plan: Plan | None, model_answer: str) -> str:
-    """Write report.md; returns the run's answer."""
+    """Write report.md; returns the run's short answer (a model's unchecked free-text
+    ``model_answer`` is not used: only an answer its claims support is given)."""
+    del model_answer
     run = context.run
     claims = ClaimLedger(run.dir).claims()
     sources = SourceLedger(run.dir).records()
-    best = best_claim(run.info.topic, claims)
-    grounded = await answer_question(
+    answer = await answer_question(
         run.info.topic, claims, model=context.model, budget=context.budget, meter=context.meter
     )
-    if grounded.method.startswith("model:"):
-        answer = grounded.text
-        basis = next(c for c in claims if c.id == grounded.claim_ids[0])
-        shown = (
-            f"{neutralize(answer)} — from {claim_marker(basis.id, basis.status)}: "
-            f"{neutralize(basis.text)}"
+    if plan is not None and answer.found:
+        for question in plan.questions:
+            if question.rstrip("?") == run.info.topic.rstrip("?"):
+                plan.answer(question, answer.claim_ids[0])
+    await tick_plan(context, plan, claims)
+    relevant = [c for c in claims if recorded_relevant(c)]
+    summary: tuple[str, ...] = ()
+    if context.model is not None:
+        step = ModelStep(
+            context.model, budget=context.budget, meter=context.meter, max_tokens=400, retries=1
         )
-    elif model_answer:
-        answer = model_answer
-        shown = (
-            f"{neutralize(model_answer)} _(synthesis by {context.engine_line}; "
-            "the findings below say what is verified)_"
-        )
-    elif best is not None:
-        answer = best.text
-        shown = f"{neutralize(best.text)} {claim_marker(best.id, best.status)}"
-    else:
-        answer = ""
-        shown = "no source read in this run answers the question."
+        ranked = [r.claim for r in rank(run.info.topic, usable(claims))]
+        written = await written_summary(step, run.info.topic, ranked)
+        if written is not None:
+            summary = written.lines
+            if written.dropped:
+                summary += (
+                    f"_{written.dropped} written sentences were dropped: their cited quotes "
+                    "do not support them._",
+                )
     text = render_claims_report(
         run.info.topic,
-        claims,
+        relevant,
         sources,
         written_by=context.engine_line,
-        answer=shown,
-        open_questions=open_questions(plan, claims),
+        answer=shown_answer(answer, claims),
+        open_questions=[q for q in plan.questions if q not in plan.answered] if plan else [],
+        off_topic=len(claims) - len(relevant),
+        written=summary,
+        groups=by_question(run.info.topic, plan, relevant),
     )
     run.write_file(REPORT_FILE, text)
     run.events.emit(ReportUpdated(chars=len(text), path=REPORT_FILE))
-    return answer
+    return answer.text

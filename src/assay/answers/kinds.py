@@ -1,0 +1,188 @@
+"""What a question asks for: its kind (a date, a name, yes/no, a choice…) and its sides.
+
+The answer must have the question's shape — a date for "when", a name for "who", yes or
+no first for a yes/no question, one of the two named things for "which … A or B" — so
+both the model step and the span extractor start from :func:`shape_of`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from assay.engines.extractive.names import names_in
+from assay.engines.extractive.text import content_words, raw_words
+
+Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
+
+__all__ = ["Kind", "Shape", "names_in", "shape_of"]
+
+_AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "should",
+    ]
+)
+_WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
+_NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high)\b")
+_WHERE = re.compile(
+    r"^where\b|\b(?:what|which|in what|in which) (?:[a-z]+ )?(?:city|town|country|state|"
+    r"county|place|region|province|continent|island|location)\b|\bbased where\b|\bwhere\b"
+)
+_WHO = re.compile(r"^(?:who|whom|whose)\b|\b(?:what|which) (?:person|man|woman|actor|actress)\b")
+_EARLIER = frozenset(
+    [
+        "first",
+        "earlier",
+        "earliest",
+        "older",
+        "oldest",
+        "before",
+        "sooner",
+        "predates",
+        "preceded",
+        "founded",
+    ]
+)
+_LATER = frozenset(
+    ["later", "latest", "newer", "newest", "younger", "youngest", "last", "recent", "after"]
+)
+_MORE = frozenset(
+    [
+        "more",
+        "most",
+        "larger",
+        "largest",
+        "bigger",
+        "biggest",
+        "higher",
+        "highest",
+        "longer",
+        "longest",
+        "taller",
+        "tallest",
+        "greater",
+        "greatest",
+        "heavier",
+        "many",
+    ]
+)
+_LESS = frozenset(
+    [
+        "less",
+        "least",
+        "fewer",
+        "fewest",
+        "smaller",
+        "smallest",
+        "shorter",
+        "shortest",
+        "lower",
+        "lowest",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """The kind of answer a question wants, the things it names, and for a choice the
+    direction that decides it (``earlier``, ``later``, ``more``, ``less`` or ``""``; for
+    a "how tall/long/old" number, ``measure``: the answer keeps its unit)."""
+
+    kind: Kind
+    options: tuple[str, ...] = ()
+    direction: str = ""
+
+
+def shape_of(question: str) -> Shape:
+    """The shape of the answer ``question`` asks for (see :class:`Shape`)."""
+    text = " ".join(question.split()).rstrip("?. ")
+    # "X has an OBE. Does Y also have one?": the last sentence is the one that asks
+    asking = re.split(r"(?<=\w\w[.!]) (?=[A-Z])", text)[-1]
+    lowered = asking.lower()
+    first = lowered.split(" ", 1)[0] if lowered else ""
+    options = _choice_options(text)
+    if options and first not in _AUXILIARIES:
+        return Shape("choice", options, _direction(lowered))
+    if first in _AUXILIARIES:
+        sides = options or _sides(asking)
+        comparative = _direction(lowered) if " than " in f" {lowered} " else ""
+        return Shape("yesno", sides, comparative)  # "Is X older than Y?" compares
+    if _WHEN.search(lowered):
+        return Shape("when")
+    if _NUMBER.search(lowered):
+        counted = re.search(r"\bhow (?:many|much)\b", lowered)
+        return Shape("number", direction="" if counted else "measure")
+    if re.match(r"(?:how|why)\b", lowered) or not _asks(question):
+        return Shape("how")  # an explanation or a topic: the sentence that gives it
+    if _WHO.search(lowered):
+        return Shape("who")
+    if _WHERE.search(lowered):
+        return Shape("where")
+    return Shape("what")
+
+
+def _sides(asking: str) -> tuple[str, ...]:
+    """The things a yes/no question asks about: the two names joined by "and" when there
+    are ("Are both magazines, X and Y, British?" → X, Y), else every name it gives."""
+    names = names_in(asking, skip_first=True)
+    head, _, tail = asking.partition(" and ")
+    if tail:
+        before, after = names_in(head, skip_first=True), names_in(tail)
+        if before and after:
+            return (before[-1], after[0])
+    return tuple(names)
+
+
+def _asks(question: str) -> bool:
+    """Whether the text is a question at all (not a topic such as "widget cache")."""
+    return (
+        "?" in question
+        or bool(
+            re.search(r"\b(?:what|which|who|whom|whose|when|where|how|why)\b", question.lower())
+        )
+        or question.split(" ", 1)[0].lower() in _AUXILIARIES
+    )
+
+
+def _choice_options(text: str) -> tuple[str, ...]:
+    """The two things a "which … A or B" question names, if it names two."""
+    if " or " not in text:
+        return ()
+    head, _, tail = text.rpartition(" or ")
+    before = names_in(head.split(",")[-1] if "," in head else head, skip_first=True)
+    after = names_in(tail)
+    if before and after:
+        return (before[-1], after[0])
+    # lower-case options ("which is older, tea or coffee"): the words around " or "
+    left, right = raw_words(head)[-1:], raw_words(tail)[:1]
+    if left and right and content_words(left[0]) and content_words(right[0]):
+        return (left[0], right[0])
+    return ()
+
+
+def _direction(lowered: str) -> str:
+    tokens = set(raw_words(lowered))
+    for words, direction in (
+        (_EARLIER, "earlier"),
+        (_LATER, "later"),
+        (_MORE, "more"),
+        (_LESS, "less"),
+    ):
+        if tokens & words:
+            return direction
+    return ""

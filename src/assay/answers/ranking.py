@@ -1,0 +1,96 @@
+"""Which claims can answer a question, most relevant first — one hop or two.
+
+A claim is ranked by its relevance to the question. A two-hop question ("who directed
+the film shot in Leland in 1986?") is answered by a claim about something the question
+never names ("Maximum Overdrive … directed by Stephen King"); that claim is ranked by the
+relevance of itself joined with the claim that led to it (one naming its subject), and
+carries both ids, so the answer cites the whole chain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assay.answers.kinds import names_in
+from assay.claims.relevance import relevance
+from assay.engines.extractive.text import content_words
+from assay.store.claims import ClaimRecord
+
+SUPPORTED = ("verified", "weak")
+_HOP_DISCOUNT = 0.9  # a chain of two claims is a little less sure than one claim
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A claim, its score for the question, and the claims the score rests on."""
+
+    claim: ClaimRecord
+    score: float
+    basis: tuple[str, ...]
+
+
+def usable(claims: Sequence[ClaimRecord]) -> list[ClaimRecord]:
+    """Claims a source supports and that were not recorded as off-topic."""
+    return [c for c in claims if c.status in SUPPORTED and recorded_relevant(c)]
+
+
+def recorded_relevant(claim: ClaimRecord) -> bool:
+    """The relevance recorded in the claim's ledger line (a claim without one counts)."""
+    recorded = (claim.model_extra or {}).get("relevance")
+    return not isinstance(recorded, dict) or bool(recorded.get("relevant", True))
+
+
+def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
+    """``claims`` that share words with ``question`` (directly or through a claim naming
+    their subject), best first; among equals, the one earlier in its page.
+
+    The score is the mean of the claim's relevance and the share of the question's words
+    it contains weighed by their rarity among these claims (a word every claim repeats —
+    the page's own subject — tells the claims apart least)."""
+    rarity = _rarity(question, claims)
+    direct = {c.id: _score(question, c.text, rarity) for c in claims}
+    ranked: list[Ranked] = []
+    for claim in claims:
+        best = Ranked(claim, direct[claim.id], (claim.id,))
+        named = set(content_words(subject(claim.text)))
+        for lead in claims:
+            if lead.id == claim.id or not named or direct[lead.id] <= best.score:
+                continue
+            if named <= set(content_words(lead.text)):
+                joined = _score(question, f"{lead.text} {claim.text}", rarity) * _HOP_DISCOUNT
+                if joined > best.score:
+                    best = Ranked(claim, joined, (claim.id, lead.id))
+        if best.score > 0:
+            ranked.append(best)
+    order = {c.id: n for n, c in enumerate(claims)}
+    return sorted(ranked, key=lambda r: (-round(r.score, 6), _position(r.claim), order[r.claim.id]))
+
+
+def _position(claim: ClaimRecord) -> int:
+    """Where the claim's quote starts in its source: among equals, what a page says first
+    (its lead, where pages define their subject) goes first."""
+    return min((e.start for e in claim.evidence), default=0)
+
+
+def _rarity(question: str, claims: Sequence[ClaimRecord]) -> dict[str, float]:
+    documents = [set(content_words(c.text)) for c in claims]
+    total = len(documents)
+    return {
+        word: math.log(1 + (total + 1) / (1 + sum(word in d for d in documents)))
+        for word in set(content_words(question))
+    }
+
+
+def _score(question: str, text: str, rarity: dict[str, float]) -> float:
+    present = set(content_words(text))
+    total = sum(rarity.values())
+    rare = sum(w for word, w in rarity.items() if word in present) / total if total else 0.0
+    return (relevance(question, text).score + rare) / 2
+
+
+def subject(text: str) -> str:
+    """The name a claim opens with (its subject), or ""."""
+    names = names_in(text)
+    return names[0] if names and 0 <= text.find(names[0]) <= len("The ") else ""

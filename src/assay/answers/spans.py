@@ -1,0 +1,229 @@
+"""Answers without a model: the span of a relevant claim that has the question's shape.
+
+A "when" question is answered with a date, "how many" with a number, "how" or "why" with
+the claim that explains, "who", "where" and "what" with a name that the question does not
+already contain, a yes/no question with yes or no after checking each thing it names, a
+"which … A or B" question with A or B.
+Among a claim's candidate spans the one nearest the question's own words wins (in
+"… directed by Stephen King" the name follows "directed"), weighed by how relevant the
+claim is. Nothing is guessed: when no relevant claim has such a span there is no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assay.answers.kinds import Shape, names_in
+from assay.answers.ranking import Ranked, subject
+from assay.engines.extractive.text import content_words, raw_words, word_set
+
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+)
+_DATE = re.compile(
+    rf"\b(?:\d{{1,2}} {_MONTHS},? \d{{3,4}}|{_MONTHS} \d{{1,2}},? \d{{3,4}}|{_MONTHS} \d{{3,4}}|"
+    r"\d{1,2}(?:st|nd|rd|th) century|1\d{3}|20\d{2}|\d{3,4}s)\b"
+)
+_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+_QUANTITY = re.compile(
+    r"\b\d[\d,.]*(?: (?:million|billion|thousand|hundred|percent|per cent))?"
+    r"|\b(?:once|twice|thrice|(?:one|two|three|four|five|six|seven|eight|nine|ten)-time)\b",
+    re.IGNORECASE,
+)
+_UNIT = re.compile(r" (?!and\b|or\b|in\b|of\b|the\b)[a-z]+\b")
+_REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
+_PLACE_CUES = word_set("in at from near of based born located headquartered")
+_ASKING = word_set("both also same either one")
+_SIDE_COVERAGE = 0.5
+_CANDIDATE_CLAIMS = 4
+_NEAR = 60  # characters around a span whose question words vouch for it
+
+
+@dataclass(frozen=True)
+class Span:
+    """An answer and the claims it was taken from."""
+
+    text: str
+    claim_ids: tuple[str, ...]
+
+
+def extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    """The answer to ``question`` from ``ranked`` claims (best first), or ``None``."""
+    if not ranked:
+        return None
+    if shape.kind == "yesno":
+        return _yes_no(question, shape, ranked)
+    if shape.kind == "choice":
+        return _choice(question, shape, ranked)
+    if shape.kind == "how":
+        return Span(" ".join(ranked[0].claim.text.split()), ranked[0].basis)
+    return _best_span(question, shape, ranked)
+
+
+def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    asked = set(content_words(question))
+    # the words that say what is asked ("founded", "father"), not the names it gives
+    asking = asked - {w for n in names_in(question, skip_first=True) for w in content_words(n)}
+    # a bridge (the subject a two-claim chain passes through) leads to the answer
+    bridges = {subject(r.claim.text) for r in ranked[:_CANDIDATE_CLAIMS] if len(r.basis) > 1}
+    best: tuple[float, str, tuple[str, ...]] | None = None
+    for item in ranked[:_CANDIDATE_CLAIMS]:
+        text = item.claim.text
+        anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
+        for start, span in _candidates(shape, text):
+            if shape.kind in ("who", "where", "what") and (_echoes(span, asked) or span in bridges):
+                continue
+            outside = [a for a in anchors if not start <= a < start + len(span)]
+            distance = min((abs(start - a) for a in outside), default=len(text))
+            bonus = 1.2 if shape.kind == "where" and _after_place_cue(text, start) else 1.0
+            if shape.kind == "number" and _YEAR.fullmatch(span):
+                bonus = 0.3  # "how many" is rarely answered by a year
+            words = content_words(span)
+            # a name sharing a word with the question is less likely the answer, but a
+            # daughter may share her father's name ("Antara Mali" for "Jagdish Mali")
+            fresh = 0.5 + 0.5 * sum(w not in asked for w in words) / len(words) if words else 1.0
+            near = {
+                _stemmed(m.group())
+                for m in _word_matches(text)
+                if abs(m.start() - start) <= _NEAR and not start <= m.start() < start + len(span)
+            } & asking
+            score = item.score * bonus * fresh * (1 + len(near)) / (1 + distance / 80)
+            if best is None or score > best[0]:
+                best = (score, span, item.basis)
+    return Span(best[1], best[2]) if best else None
+
+
+def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
+    if shape.kind == "when":
+        return [(m.start(), m.group()) for m in _DATE.finditer(text)]
+    if shape.kind == "number":
+        quantities = []
+        for match in _QUANTITY.finditer(text):
+            unit = _UNIT.match(text, match.end()) if shape.direction == "measure" else None
+            span = match.group() + (unit.group() if unit else "")
+            quantities.append((match.start(), span.rstrip(".,")))
+        return quantities
+    found: list[tuple[int, str]] = []
+    cursor = 0
+    for name in names_in(text, skip_first=False):
+        at = text.find(name, cursor)
+        if at >= 0:
+            region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
+            found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
+            cursor = at + len(name)
+    return found
+
+
+def _yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    """Yes when every thing the question names has a claim stating what it asks; for
+    "the same …" both sides must state the same name (a state, a country)."""
+    sides = [s for s in shape.options if content_words(s)]
+    if not sides:
+        return None
+    named = set().union(*(content_words(s) for s in sides))
+    asked = [w for w in content_words(question) if w not in named and w not in _ASKING]
+    evidence = [_about(side, ranked) for side in sides]
+    if any(not claims for claims in evidence):
+        return None
+    basis = tuple(dict.fromkeys(c.claim.id for claims in evidence for c in claims[:1]))
+    if shape.direction and len(sides) == 2:
+        measured = [_measure(shape.direction, claims) for claims in evidence]
+        if measured[0] is None or measured[1] is None:
+            return None
+        first_wins = (
+            measured[0] < measured[1]
+            if shape.direction in ("earlier", "less")
+            else measured[0] > measured[1]
+        )
+        return Span("yes" if first_wins else "no", basis)
+    if "same" in raw_words(question.lower()):
+        values = [_values(claims, question) for claims in evidence]
+        return Span("yes" if set.intersection(*values) else "no", basis)
+    holds = [
+        max(_coverage(asked, c.claim.text) for c in claims) >= _SIDE_COVERAGE for claims in evidence
+    ]
+    return Span("yes" if all(holds) else "no", basis)
+
+
+def _choice(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    """The option whose claims decide the comparison: the earlier (or later) year, the
+    larger (or smaller) number, or else the one whose claims state what is asked."""
+    evidence = {option: _about(option, ranked) for option in shape.options}
+    known = {option: claims for option, claims in evidence.items() if claims}
+    if not known:
+        return None
+    if shape.direction in ("earlier", "later", "more", "less") and len(known) == len(evidence):
+        measured = {o: _measure(shape.direction, claims) for o, claims in known.items()}
+        if all(value is not None for value in measured.values()):
+            pick = (min if shape.direction in ("earlier", "less") else max)(
+                measured, key=lambda o: measured[o] or 0.0
+            )
+            basis = tuple(claims[0].claim.id for claims in known.values())
+            return Span(pick, basis)
+    named = set().union(*(content_words(o) for o in shape.options))
+    asked = [w for w in content_words(question) if w not in named]
+    scores = {o: max(_coverage(asked, c.claim.text) for c in claims) for o, claims in known.items()}
+    pick = max(scores, key=lambda o: scores[o])
+    if scores[pick] == 0.0:
+        return None
+    return Span(pick, (known[pick][0].claim.id,))
+
+
+def _about(thing: str, ranked: Sequence[Ranked]) -> list[Ranked]:
+    """Claims that name ``thing`` (most of its words), in rank order."""
+    wanted = set(content_words(thing))
+    return [r for r in ranked if len(wanted & set(content_words(r.claim.text))) * 2 >= len(wanted)]
+
+
+def _measure(direction: str, claims: Sequence[Ranked]) -> float | None:
+    """The first year (for earlier/later) or number (more/less) the best claim states."""
+    for item in claims[:2]:
+        pattern = _YEAR if direction in ("earlier", "later") else _QUANTITY
+        for match in pattern.finditer(item.claim.text):
+            digits = re.sub(r"[^\d.]", "", match.group())
+            if digits.strip("."):
+                return float(digits.strip("."))
+    return None
+
+
+def _values(claims: Sequence[Ranked], question: str) -> set[str]:
+    asked = set(content_words(question))
+    return {
+        name.lower()
+        for item in claims[:3]
+        for name in names_in(item.claim.text)
+        if not _echoes(name, asked)
+    }
+
+
+def _coverage(wanted: Sequence[str], text: str) -> float:
+    if not wanted:
+        return 0.0
+    present = set(content_words(text))
+    return sum(w in present for w in wanted) / len(wanted)
+
+
+def _echoes(span: str, asked: set[str]) -> bool:
+    """Whether a span only repeats the question (its words are all in the question)."""
+    words = content_words(span)
+    return not words or all(w in asked for w in words)
+
+
+def _after_place_cue(text: str, start: int) -> bool:
+    before = raw_words(text[max(0, start - 20) : start])
+    return bool(before) and before[-1].lower() in _PLACE_CUES
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def _word_matches(text: str) -> list[re.Match[str]]:
+    return list(_TOKEN.finditer(text))
+
+
+def _stemmed(word: str) -> str:
+    stems = content_words(word)
+    return stems[0] if stems else ""

@@ -1,0 +1,78 @@
+"""Names in a text: capitalised phrases (people, works, places), joined over "of", "the"…
+
+Shared by relevance (a question's names count only whole), answers (a "who" question is
+answered with a name) and multi-hop search (a bridge entity is a name).
+"""
+
+from __future__ import annotations
+
+import re
+
+from assay.engines.extractive.text import STOP_WORDS
+
+_NOT_A_NAME = re.compile(
+    r"[A-Z][a-z]+ly|(?:January|February|March|April|May|June|July|August|September|October|"
+    r"November|December)(?: \d+)*"
+)  # "Additionally" opening a sentence; a date is not a name
+_LEADING = STOP_WORDS - {"one", "two"}  # "Two Dollar Radio" keeps its "Two"
+_AUXILIARIES = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "were",
+        "do",
+        "does",
+        "did",
+        "can",
+        "could",
+        "has",
+        "have",
+        "had",
+        "will",
+        "would",
+        "should",
+    ]
+)
+_CONNECTORS = frozenset(
+    ["of", "the", "de", "da", "di", "del", "der", "van", "von", "la", "le", "du", "for", "on"]
+)
+_NAME_TOKEN = re.compile(r"[^\W_][\w'’.&-]*")
+
+
+def names_in(text: str, *, skip_first: bool = False) -> list[str]:
+    """Capitalised phrases (names, titles, places) in order, joined over "of", "the", "de"…
+
+    A capitalised stop word on its own ("The", "It") is not a name; with ``skip_first`` the
+    text's first word is left out unless a name continues it (a question's "Which", "Are").
+    """
+    tokens = [(m.group(), m.start()) for m in _NAME_TOKEN.finditer(text)]
+    found: list[str] = []
+    current: list[str] = []
+    previous_end = -1
+
+    def close() -> None:
+        while current and current[-1].lower() in _CONNECTORS:
+            current.pop()
+        while current and current[0].lower() in _LEADING:
+            current.pop(0)
+        if current:
+            found.append(" ".join(current))
+        current.clear()
+
+    for position, (token, start) in enumerate(tokens):
+        gap = text[previous_end:start] if previous_end >= 0 else " "
+        if current and gap.strip() not in ("", "-"):
+            close()  # punctuation between two words ends a name
+        capital = token[0].isupper() or (token[0].isdigit() and bool(current))
+        if position == 0 and skip_first and token.lower() in STOP_WORDS | _AUXILIARIES:
+            capital = False
+        if capital:
+            current.append(token.rstrip("."))
+        elif current and token.lower() in _CONNECTORS:
+            current.append(token)
+        else:
+            close()
+        previous_end = start + len(token)
+    close()
+    return [n for n in found if n.lower() not in STOP_WORDS and not _NOT_A_NAME.fullmatch(n)]

@@ -1,0 +1,199 @@
+"""Grounded answers: the question's shape, span extraction, and the checked model step."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from assay.answers import answer_question, shape_of
+from assay.claims.standalone import page_subject, stand_alone
+from assay.engines.extractive.picker import is_fragment
+from assay.models.testing import ScriptedModel
+from assay.store.claims import ClaimRecord, Evidence
+
+
+def claim(number: int, text: str, *, status: str = "weak", **extra: object) -> ClaimRecord:
+    return ClaimRecord.model_validate(
+        {
+            "id": f"claim_{number:03d}",
+            "text": text,
+            "confidence": "medium",
+            "sourceIds": [f"src_{number:02d}"],
+            "status": status,
+            "evidence": [
+                Evidence(sourceId=f"src_{number:02d}", quote=text, start=0, end=len(text))
+            ],
+            **extra,
+        }
+    )
+
+
+JOURNALS = [
+    claim(1, "The Journal of Example Studies is a peer-reviewed academic journal."),
+    claim(2, "The Journal of Other Studies was established in 1995 by a society."),
+    claim(3, "The Journal of Example Studies was established in 1991 by the Example Society."),
+]
+
+
+def answer(question: str, claims: list[ClaimRecord], **options: object) -> object:
+    return asyncio.run(answer_question(question, claims, **options))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When was the Journal of Example Studies established?", "when"),
+        ("In what year was X founded?", "when"),
+        ("Are Pterocarya and Cotula both plant genera?", "yesno"),
+        ("Which band was formed first, The Exies or Circus Diablo?", "choice"),
+        ("Who directed The Prestige?", "who"),
+        ("How many people live in Leland?", "number"),
+        ("Where is the Example Society based?", "where"),
+        ("X has an OBE. Does Puneet Sira also have one?", "yesno"),
+    ],
+)
+def test_the_question_decides_the_shape_of_the_answer(question: str, kind: str) -> None:
+    assert shape_of(question).kind == kind
+
+
+def test_a_when_question_answers_with_the_year_from_the_relevant_claim() -> None:
+    found = answer("When was the Journal of Example Studies established?", JOURNALS)
+    assert found.text == "1991"  # type: ignore[attr-defined]
+    assert found.claim_ids == ("claim_003",)  # type: ignore[attr-defined]
+
+
+def test_a_yes_no_question_checks_both_sides() -> None:
+    claims = [
+        claim(1, "Pterocarya is a genus of six species of deciduous trees in the family."),
+        claim(2, "Cotula is a genus of small annual plants in the daisy family."),
+    ]
+    both = answer("Are Pterocarya and Cotula both genus?", claims)
+    assert both.text == "yes" and set(both.claim_ids) == {"claim_001", "claim_002"}  # type: ignore[attr-defined]
+    only_one = answer("Are Pterocarya and Cotula both trees?", claims)
+    assert only_one.text == "no"  # type: ignore[attr-defined]
+
+
+def test_a_choice_is_decided_by_the_years_each_side_states() -> None:
+    claims = [
+        claim(1, "The Exies are an American rock band formed in 1997 in Los Angeles."),
+        claim(2, "Circus Diablo was an American rock band formed in 2004 by Billy Morrison."),
+    ]
+    found = answer("Which band was formed first, The Exies or Circus Diablo?", claims)
+    assert found.text == "Exies"  # type: ignore[attr-defined]
+    later = answer("Which band was formed later, The Exies or Circus Diablo?", claims)
+    assert later.text == "Circus Diablo"  # type: ignore[attr-defined]
+
+
+def test_a_who_question_answers_with_a_name_through_a_two_claim_chain() -> None:
+    claims = [
+        claim(1, 'Movies such as "Maximum Overdrive" (1986) were shot in Leland, North Carolina.'),
+        claim(2, "Maximum Overdrive is a 1986 American horror film directed by Stephen King."),
+        claim(3, "Leland is a town in Brunswick County, North Carolina."),
+    ]
+    found = answer("Who directed the film shot in Leland, North Carolina in 1986?", claims)
+    assert found.text == "Stephen King"  # type: ignore[attr-defined]
+    assert found.claim_ids == ("claim_002", "claim_001")  # type: ignore[attr-defined]
+
+
+def test_off_topic_and_unsupported_claims_never_answer() -> None:
+    off_topic = {"relevance": {"score": 0.1, "method": "lexical-v2", "relevant": False}}
+    claims = [
+        claim(1, "The Journal of Example Studies was established in 1991.", **off_topic),
+        claim(2, "The Journal of Example Studies was established in 1992.", status="needs_review"),
+    ]
+    found = answer("When was the Journal of Example Studies established?", claims)
+    assert not found.found and found.claim_ids == ()  # type: ignore[attr-defined]
+
+
+def test_nothing_answering_gives_no_answer_and_the_closest_evidence() -> None:
+    found = answer("When was the Journal of Example Studies founded?", JOURNALS[:1])
+    assert not found.found and found.claim_ids == ("claim_001",)  # type: ignore[attr-defined]
+
+
+def test_the_model_answer_must_be_in_the_claims_it_cites() -> None:
+    model = ScriptedModel(
+        [
+            {"answer": "1987", "claims": [1]},  # not in claim 1: rejected, told why
+            {"answer": "1991", "claims": [7]},  # no such claim: rejected
+            {"answer": "1991", "claims": [1]},
+        ]
+    )
+    found = answer("When was the Journal of Example Studies established?", JOURNALS, model=model)
+    assert found.text == "1991" and found.claim_ids == ("claim_003",)  # type: ignore[attr-defined]
+    assert found.method == "model:scripted:model"  # type: ignore[attr-defined]
+    first = model.requests[0].messages[0].content
+    assert first.index("[1] The Journal of Example Studies was established in 1991") < first.index(
+        "[2]"
+    )
+    feedback = " ".join(m.content for m in model.requests[1].messages)
+    assert "do not contain: 1987" in feedback
+
+
+def test_a_model_that_never_grounds_its_answer_falls_back_to_the_spans() -> None:
+    model = ScriptedModel([{"answer": "1987", "claims": [1]}] * 3)
+    found = answer("When was the Journal of Example Studies established?", JOURNALS, model=model)
+    assert found.text == "1991" and found.method == "extractive:when"  # type: ignore[attr-defined]
+
+
+def test_a_model_yes_no_must_cite_both_sides() -> None:
+    claims = [claim(1, "Pterocarya is a genus of trees."), claim(2, "Cotula is a genus of plants.")]
+    model = ScriptedModel([{"answer": "yes", "claims": [1]}, {"answer": "Yes", "claims": [1, 2]}])
+    found = answer("Are Pterocarya and Cotula both genus?", claims, model=model)
+    assert found.text == "Yes" and len(model.requests) == 2  # type: ignore[attr-defined]
+
+
+def test_claims_name_their_subject_and_keep_their_numbers() -> None:
+    subject = page_subject("Journal of Example Studies (journal)")
+    assert stand_alone("It was established in 1991.", subject) == (
+        "Journal of Example Studies was established in 1991."
+    )
+    assert stand_alone("The journal is published by Acme.", subject) == (
+        "The Journal of Example Studies is published by Acme."
+    )
+    assert stand_alone("Its editor is Jane Doe.", subject).startswith("Journal of Example Studies'")
+    # a title with a number the sentence lacks would add an unquoted number: left out
+    assert stand_alone("It was won by Mika Hakkinen.", "1999 Formula One season") == (
+        "It was won by Mika Hakkinen."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("Button) as the main control of the page.", True),
+        ("and then the committee approved the plan.", True),
+        ("The committee (founded 1990 approved the plan.", True),
+        ("The committee approved the plan in 1990.", False),
+    ],
+)
+def test_fragments_are_never_claims(text: str, fragment: bool) -> None:
+    assert is_fragment(text) is fragment
+
+
+def test_a_where_question_keeps_the_region_of_a_place() -> None:
+    claims = [claim(1, "Two Dollar Radio is a publishing house based in Columbus, Ohio.")]
+    found = answer("Where is the publishing house Two Dollar Radio based?", claims)
+    assert found.text == "Columbus, Ohio"  # type: ignore[attr-defined]
+
+
+def test_a_yes_no_question_is_about_the_two_things_joined_by_and() -> None:
+    shape = shape_of("Are both magazines, the Woman's Viewpoint and Pick Me Up, British?")
+    assert shape.options == ("Woman's Viewpoint", "Pick Me Up")
+    assert shape_of("Toad Hall is in what Australian city?").kind == "where"
+
+
+def test_a_sentence_that_names_its_subject_is_left_as_it_is() -> None:
+    sentence = "The novel Orange Creeps was published in 2010."
+    assert stand_alone(sentence, "Orange Creeps") == sentence
+
+
+def test_a_comparative_yes_no_compares_what_each_side_states() -> None:
+    claims = [
+        claim(1, "The Journal of Lunar Research was established in 1956."),
+        claim(2, "The Journal of Example Studies was established in 1991."),
+    ]
+    older = "Is the Journal of Lunar Research older than the Journal of Example Studies?"
+    assert answer(older, claims).text == "yes"  # type: ignore[attr-defined]
+    newer = "Is the Journal of Example Studies older than the Journal of Lunar Research?"
+    assert answer(newer, claims).text == "no"  # type: ignore[attr-defined]
