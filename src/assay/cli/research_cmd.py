@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from assay.cli.deep_cmd import is_deep_run, resume_deep
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json
 from assay.cli.progress import progress
@@ -84,4 +85,7 @@ def resume(
 ) -> None:
     """Continue an interrupted run from its files, without repeating recorded work."""
     settings = options.settings()
+    if is_deep_run(settings, run_id):
+        resume_deep(run_id, options)
+        return
     _drive(options, lambda listener: resume_async(run_id, settings=settings))
