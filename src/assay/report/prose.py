@@ -91,6 +91,35 @@ def check(text: str, cites: Sequence[int], statements: Sequence[Statement]) -> S
     return Sentence(" ".join(text.split()), tuple(dict.fromkeys(cites)), grounded(text, quotes))
 
 
+@dataclass(frozen=True)
+class ProseRequest:
+    """What a model is asked: the system text, the prompt and the reply type."""
+
+    system: str
+    prompt: str
+    output: type[DraftProse]
+
+
+def prose_request(
+    question: str, statements: Sequence[Statement], *, sentences: int = 4, task: str = ""
+) -> ProseRequest:
+    block = "\n".join(f"[{n}] {s.text}" for n, s in enumerate(statements, start=1))
+    prompt = f"{task}\n\n" if task else ""
+    prompt += f"STATEMENTS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}"
+    count = max(1, min(sentences, MAX_SENTENCES))
+    system = SYSTEM.format(count=f"{count}" if count == 1 else f"2 to {count}")
+    return ProseRequest(system, prompt, _reply_type(len(statements)))
+
+
+def prose_from(reply: DraftProse, statements: Sequence[Statement], method: str) -> Prose:
+    """The model's sentences, each kept only when its cited quotes support it."""
+    prose = Prose(method=method)
+    for draft in reply.sentences[:MAX_SENTENCES]:
+        sentence = check(draft.text, draft.statements, statements)
+        (prose.sentences if sentence.grounding.supported else prose.dropped).append(sentence)
+    return prose
+
+
 async def write_prose(
     question: str,
     statements: Sequence[Statement],
@@ -106,21 +135,9 @@ async def write_prose(
     if model is None or not statements:
         return Prose()
     step = ModelStep(model, budget=budget, meter=meter, max_tokens=700)
-    block = "\n".join(f"[{n}] {s.text}" for n, s in enumerate(statements, start=1))
-    prompt = f"{task}\n\n" if task else ""
-    prompt += f"STATEMENTS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}"
-    count = max(1, min(sentences, MAX_SENTENCES))
+    request = prose_request(question, statements, sentences=sentences, task=task)
     try:
-        reply = await step.ask(
-            SYSTEM.format(count=f"{count}" if count == 1 else f"2 to {count}"),
-            prompt,
-            _reply_type(len(statements)),
-            "Prose",
-        )
+        reply = await step.ask(request.system, request.prompt, request.output, "Prose")
     except (InvalidOutput, ModelTimeout):
         return Prose(method=f"model:{model.name} (no usable answer)")
-    prose = Prose(method=f"model:{model.name}")
-    for draft in reply.sentences[:MAX_SENTENCES]:
-        sentence = check(draft.text, draft.statements, statements)
-        (prose.sentences if sentence.grounding.supported else prose.dropped).append(sentence)
-    return prose
+    return prose_from(reply, statements, f"model:{model.name}")

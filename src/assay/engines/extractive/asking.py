@@ -132,3 +132,36 @@ def _entities(text: str) -> list[str]:
             unique = [u for u in unique if u.lower() not in entity.lower()]
             unique.append(entity)
     return unique[:4]
+
+
+STRATEGIES = ("as asked", "entity by entity", "records and corrections")
+"""Distinct ways to search one question, so searchers on one panel do not repeat each other."""
+
+
+def strategy_queries(topic: str, index: int, count: int = 3) -> list[str]:
+    """``count`` queries for the question by strategy ``index`` (cycling through
+    ``STRATEGIES``): the question as asked and its key phrase; each entity quoted with the
+    asked words; or the records, corrections and disputes about the subject."""
+    shape = read_question(topic)
+    key = clip(key_phrase(shape.text))
+    asked = shape.asked
+    entities = list(shape.entities) or [key]
+    strategy = STRATEGIES[index % len(STRATEGIES)]
+    if strategy == "as asked":
+        found = [clip(shape.text.rstrip("?")), key, clip(f"{entities[0]} {asked}".strip())]
+    elif strategy == "entity by entity":
+        found = [clip(f'"{e}" {asked}'.strip()) for e in entities]
+        found += [clip(f'"{e}"') for e in entities]
+    else:
+        found = [clip(f"{shape.subject} {asked} record".strip()),
+                 clip(f"{shape.subject} {asked} correction".strip()),
+                 clip(f"{key} disputed")]  # fmt: skip
+    rounds = index // len(STRATEGIES)
+    unique = list(dict.fromkeys(q for q in found if q))
+    for extra in ("facts", "history", "sources", "overview"):
+        if len(unique) >= count:
+            break
+        unique.append(clip(f"{entities[0]} {extra}"))
+    if rounds:  # a fourth searcher and beyond: the same strategy, other words
+        unique = [clip(f"{q} {('facts', 'history', 'sources')[(rounds - 1) % 3]}") for q in unique]
+    return unique[:count]

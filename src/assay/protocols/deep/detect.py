@@ -25,16 +25,10 @@ import httpx2
 
 from assay.config import Settings
 from assay.errors import AssayError, RunError
-from assay.gather.search.probe import PROBE_QUERY
-from assay.gather.search.registry import build_search_provider, search_provider_names
+from assay.gather.search.probe import PROBE_QUERY, configured_providers
+from assay.gather.search.registry import build_search_provider
 from assay.keys import KeyStore
 
-_KEYED = {
-    "brave": "BRAVE_API_KEY",
-    "tavily": "TAVILY_API_KEY",
-    "exa": "EXA_API_KEY",
-    "serper": "SERPER_API_KEY",
-}
 _PROBE_TIMEOUT = 20.0
 
 BUILT_IN = """Use assay's webSearch tool (the {provider} search provider) to run the queries
@@ -111,20 +105,6 @@ def playwright_version() -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def _configured_others(settings: Settings, keys: KeyStore) -> list[str]:
-    names = []
-    for name in search_provider_names():
-        if name in (settings.search, "mcp"):
-            continue
-        configured = {
-            "searxng": bool(settings.searxng_url),
-            "local": (settings.home / "index.sqlite").is_file(),
-        }.get(name, name in _KEYED and bool(keys.get(_KEYED[name])))
-        if configured:
-            names.append(name)
-    return names
-
-
 async def detect_search_method(
     settings: Settings, keys: KeyStore, query: str = PROBE_QUERY
 ) -> SearchMethod:
@@ -153,7 +133,7 @@ async def detect_search_method(
             return SearchMethod(f"mcp_{tool}", evidence, MCP.format(tool=tool), "mcp", tried)
     else:
         tried.append("mcp: no MCP server configured (mcp_command / mcp_url)")
-    for name in _configured_others(settings, keys):
+    for name in configured_providers(settings, keys)[1:]:
         count = await _try(settings, keys, name, query, tried)
         if count is not None:
             evidence = _evidence(f"the configured {name} provider", count, query)

@@ -26,7 +26,10 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from assay.config import Settings
 from assay.errors import BadInputError
+from assay.gather.search.probe import configured_providers
+from assay.keys import KeyStore
 
 Role = Literal["MANAGER", "SEARCHER", "CHIEF_AUTHOR"]
 ROLES: tuple[Role, ...] = ("MANAGER", "SEARCHER", "CHIEF_AUTHOR")
@@ -161,3 +164,32 @@ def roster_from_flags(flags: list[str], chief_author: str | None = None) -> Rost
             entry[key] = value.lower() in ("true", "yes", "1") if key == "can_search" else value
         agents.append(entry)
     return parse_roster({"agents": agents, "chief_author": chief_author})
+
+
+def default_roster(settings: Settings, keys: KeyStore) -> Roster:
+    """The roster when none is given, from what is configured: the configured model (or
+    the extractive engine) as MANAGER and CHIEF_AUTHOR, and one searcher per configured
+    search provider, each writing with the configured model. Pre-flight then decides: one
+    provider alone is one searcher, which is a [MISMATCH]."""
+    engine = settings.model or "extractive"
+    manager = Agent(
+        name=f"Manager ({engine})", roles=frozenset({"MANAGER", "CHIEF_AUTHOR"}),
+        model=settings.model, base_url=settings.base_url,
+    )  # fmt: skip
+    searchers = tuple(
+        Agent(
+            name=f"Searcher-{provider}",
+            roles=frozenset({"SEARCHER"}),
+            can_search=True,
+            search_tool=provider,
+            model=settings.model,
+            base_url=settings.base_url,
+        )
+        for provider in configured_providers(settings, keys)
+    )
+    return Roster((manager, *searchers), manager.name)
+
+
+def describe_roster(roster: Roster) -> str:
+    """The roster as the spec's example lists it, one agent a line."""
+    return "\n".join(f"  - {a.name}: {a.declared()}" for a in roster.agents)
