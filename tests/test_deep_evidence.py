@@ -181,3 +181,12 @@ def test_a_scripted_model_writes_a_grounded_synthesis(
     assert "painted red" not in text and "1 written sentence(s) dropped" in text
     assert "**[SYNTHESIS]** _Analysis written by scripted:model" in text
     assert output.check_integrity(Path(result.report)) == []
+
+
+def test_phase0_probes_the_tool_not_the_topic(
+    tower_lab: Lab, isolated_home: Path, tmp_path: Path
+) -> None:
+    lines: list[str] = []
+    result = deep(tower_lab, isolated_home, tmp_path, "Zorblax", echo=lines.append)
+    assert result.search_method == "built-in" and result.status == "done"
+    assert "probe query 'history'" in lines[0]
