@@ -72,8 +72,11 @@ class SearchingSession:
         start = 0 if len(self.searches) == 1 else 1 + 2 * (len(self.searches) - 2)
         count = 1 if len(self.searches) == 1 else 2
         urls = [f"http://a.test/{n}" for n in range(start, start + count)]
-        return _Outcome([SearchResult(url=u, title="t", snippet="", query=queries[0], provider="fake", rank=1)
-                         for u in urls])  # fmt: skip
+        found = [
+            SearchResult(url=u, title="t", snippet="", query=queries[0], provider="fake", rank=1)
+            for u in urls
+        ]
+        return _Outcome(found)
 
     async def read(self, url: str) -> ReadSource | None:
         self.reads.append(url)
