@@ -107,9 +107,9 @@ async def write_report(
     records = {r.id: r for r in SourceLedger(run.dir).records()}
     today = dt.datetime.now().astimezone().date()
     path = output_dir / output.report_name(topic, today)
-    answer_text = opening.removeprefix("**Answer:** ")
+    chat_answer = clean(answer.text) if answer.found else NO_ANSWER  # no markers in chat
     lines = output.summary_lines(
-        topic, synthesis, reviews, gap_list, len(sources.records), path, answer_text
+        topic, synthesis, reviews, gap_list, len(sources.records), path, chat_answer
     )
     summary = "\n".join(
         [opening, "", lines[0], "", "Key findings:", "",

@@ -45,6 +45,7 @@ from assay.protocols.synth.timeouts import Timeouts, supervise
 from assay.report.prose import Statement
 from assay.store.atomic import atomic_write_text
 from assay.store.runs import REPORT_FILE
+from assay.store.sources import SourceLedger
 
 MODEL_TIMEOUT = 300.0
 
@@ -235,7 +236,13 @@ class Manager:
         """The verified statements relevant to the topic, the one that answers it first;
         the short answer is kept for the top of the final response."""
         topic = self.synth.topic
-        relevant = [v for v in verified if relevance(topic, v.text).relevant]
+        titles = {r.url: r.title or "" for r in SourceLedger(self.context.run.dir).records()}
+        relevant = [
+            v
+            for v in verified
+            if any(relevance(topic, v.text, title=titles.get(u, "")).relevant for u in v.urls)
+            or relevance(topic, v.text).relevant
+        ]  # as in Phase 1: a statement's source title counts
         by_id = {c.id: c for c in self.panel.ledger.claims()}
         claims = [by_id[v.claim_id] for v in relevant if v.claim_id in by_id]
         chief = self.roster.by_name(self.synth.chief)
