@@ -76,7 +76,7 @@ def cell(text: str, limit: int = 300) -> str:
 
 
 def _marker(claim_id: str | None, statuses: Mapping[str, str]) -> str:
-    if claim_id is None:
+    if not claim_id:  # a verdict assay did not take has no fact-check claim
         return ""
     return " " + claim_marker(claim_id, statuses.get(claim_id, "unverified"))  # type: ignore[arg-type]
 

@@ -24,6 +24,7 @@ from assay.models import Model, ModelOptions, resolve_model
 from assay.protocols.runner import RunContext
 from assay.protocols.synth.agents import ExtractiveWorker, ModelWorker, Worker
 from assay.protocols.synth.command import CommandWorker
+from assay.protocols.synth.contract import ContractWorker
 from assay.protocols.synth.output import FinalLine, Synthesis, render
 from assay.protocols.synth.phases import (
     PHASE3_TASK,
@@ -189,7 +190,8 @@ class Manager:
         model = self._model(agent)
         judge = build_judge(model, budget=context.budget, meter=context.meter)
         if agent.command:
-            command: Worker = CommandWorker(agent.command, name=agent.name)
+            kind = ContractWorker if agent.contract == "json" else CommandWorker
+            command: Worker = kind(agent.command, name=agent.name)
             return command, judge
         if model is not None:
             worker = ModelWorker(

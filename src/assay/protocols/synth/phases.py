@@ -35,6 +35,13 @@ from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signa
 from assay.gather.session import GatherSession
 from assay.protocols.runner import RunContext
 from assay.protocols.synth.agents import Narrative, Worker, gather
+from assay.protocols.synth.contract import (
+    ContractWorker,
+    Statement,
+    fetch_results,
+    narrative_of,
+    own_check,
+)
 from assay.protocols.synth.output import CheckRow, FinalLine, Synthesis
 from assay.protocols.synth.roster import Agent
 from assay.protocols.synth.timeouts import Clock, TimedJudge, Timeouts, supervise
@@ -50,6 +57,10 @@ PHASE1_TASK = """{agent} - MANAGER here. TASK: Research "{topic}"
    - Uses proper citations [1] for non-common facts
 IMPORTANT: Response must be expository/narrative FIRST. Do NOT provide "next 10" style
 listings. Synthesize and explain. No raw links in the prose."""
+
+PHASE2_TASK = """{agent} - MANAGER here. TASK: Fact-check the other responses.
+For EACH statement, verify it via web search and give its verdict (VERIFIED / FALSE /
+UNVERIFIABLE) with the URL and the exact quote of the page that decides it."""
 
 PHASE3_TASK = """{agent} - MANAGER here. TASK: Write the "Best and Verified" response.
 Write a comprehensive response that captures ALL good/accurate content of every response
@@ -120,12 +131,19 @@ class Panel:
     async def _respond(self, member: Member, total: int) -> Narrative:
         assert member.session is not None
         name, topic = member.agent.name, self.synth.topic
-        queries = await member.worker.plan(topic, member.index, total)
-        member.clock.beat()
-        async with member.clock.assay():
-            gathered = await gather(member.session, queries)
         task = PHASE1_TASK.format(agent=name, topic=topic)
-        narrative = Narrative(name, gathered, await member.worker.write(task, topic, gathered))
+        if isinstance(member.worker, ContractWorker):  # it searches for itself
+            reply = await member.worker.research(task, topic)
+            member.clock.beat()
+            async with member.clock.assay():  # assay reads every result it reported
+                found, numbers = await fetch_results(member.session, reply)
+            narrative = narrative_of(name, reply, found, numbers)
+        else:
+            queries = await member.worker.plan(topic, member.index, total)
+            member.clock.beat()
+            async with member.clock.assay():
+                gathered = await gather(member.session, queries)
+            narrative = Narrative(name, gathered, await member.worker.write(task, topic, gathered))
         member.clock.beat()
         async with member.clock.assay():
             await self._ledger(member, narrative)
@@ -227,6 +245,8 @@ class Panel:
     async def _check_all(self, checker: Member, narratives: list[Narrative]) -> bool:
         assert checker.session is not None
         name = checker.agent.name
+        if isinstance(checker.worker, ContractWorker):
+            return await self._own_checks(checker, checker.worker, narratives)
         # the checker's searching and fetching are assay's; its judge's calls are its own
         engine = VerificationEngine(self.run, TimedJudge(checker.judge, checker.clock))
         for target in narratives:
@@ -242,6 +262,33 @@ class Panel:
                         )  # fmt: skip
                     rows.append(self._row(sentence.claim_id or "", checked))
                     checker.clock.beat()
+        self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
+        return True
+
+    async def _own_checks(
+        self, checker: Member, worker: ContractWorker, narratives: list[Narrative]
+    ) -> bool:
+        """A contract agent's own verdicts, each kept only when assay finds its quote."""
+        assert checker.session is not None
+        name = checker.agent.name
+        for target in narratives:
+            if target.agent == name:
+                continue
+            sentences = [s for p in target.paragraphs for s in p]
+            listed = [Statement(n, target.agent, s.text, s.claim_id or "")
+                      for n, s in enumerate(sentences, start=1)]  # fmt: skip
+            reply = await worker.check(PHASE2_TASK.format(agent=name), self.synth.topic, listed)
+            checker.clock.beat()
+            given = {v.statement: v for v in reply.verdicts}
+            rows = self.synth.checks[(name, target.agent)]
+            for statement in listed:
+                async with checker.clock.assay(), self.lock:
+                    verdict, check_id, url, quote = await own_check(
+                        self.run, checker.session, name, target.agent, statement,
+                        given.get(statement.number),
+                    )  # fmt: skip
+                rows.append(CheckRow(statement.claim_id, statement.text, verdict, check_id,
+                                     url, quote))  # fmt: skip
         self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
         return True
 

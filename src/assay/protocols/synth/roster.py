@@ -10,6 +10,9 @@ A roster file is either a list of agents or a mapping with ``agents`` (and optio
          searxng_url: "http://127.0.0.2:8080", model: "openai:gpt-4.1-mini"}
       - {name: Peer, role: SEARCHER, can_search: true, search_tool: local,
          command: ["my-agent-cli", "--stdin"]}
+      - {name: Own, role: SEARCHER, can_search: true, search_tool: searxng,
+         command: ["python", "-m", "assay.protocols.synth.example_agent", "--searxng",
+                   "http://127.0.0.2:8080"], contract: json}
 
 ``role`` is one role or several (``[MANAGER, CHIEF_AUTHOR]`` or ``"MANAGER + CHIEF_AUTHOR"``).
 Pydantic checks the file at the boundary; the protocol only sees ``Agent`` and ``Roster``.
@@ -47,6 +50,7 @@ class Agent:
     model: str | None = None
     base_url: str | None = None
     command: tuple[str, ...] = ()
+    contract: str | None = None  # "json": the command searches and checks for itself
 
     @property
     def kind(self) -> str:
@@ -86,6 +90,7 @@ class _AgentIn(BaseModel):
     model: str | None = None
     base_url: str | None = None
     command: list[str] | None = None
+    contract: Literal["json"] | None = None
 
     @field_validator("role", mode="before")
     @classmethod
@@ -132,6 +137,7 @@ def parse_roster(data: Any) -> Roster:
             model=a.model,
             base_url=a.base_url,
             command=tuple(a.command or ()),
+            contract=a.contract,
         )
         for a in parsed.agents
     )
