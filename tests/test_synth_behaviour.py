@@ -17,6 +17,7 @@ from assay.lab import Lab, serve_lab
 from assay.models.base import Request
 from assay.models.testing import ScriptedModel
 from assay.protocols.synth import Timeouts, default_roster, phases, synth_async
+from assay.protocols.synth.matrix import parse_fact_checks
 from assay.store.jsonl import read_jsonl
 from synth_support import DOCS, TOPIC, roster, settings_for
 
@@ -37,6 +38,10 @@ def run(home: Path, panel: Any, topic: str = TOPIC, **kwargs: Any) -> Any:
 def queries_of(text: str, agent: str) -> str:
     section = text.split(f"#### {agent} Search Terms & Raw Results", 1)[1]
     return section.split("\n", 2)[1]
+
+
+def table_text(result: Any) -> str:
+    return Path(result.output).read_text()
 
 
 def signals(run_dir: str) -> list[dict[str, Any]]:
@@ -130,6 +135,8 @@ def test_a_blocked_checker_says_blocked_in_its_table(tarn: Lab, isolated_home: P
     assert "phase 2: Peer" in result.blocked
     table = Path(result.output).read_text().split("### Peer Fact-Check of Codex", 1)[1]
     assert "| BLOCKED | Peer unresponsive after POKE" in table.split("###", 1)[0]
+    (check,) = [c for c in parse_fact_checks(table_text(result)) if c.checker == "Peer"]
+    assert check.blocked and "unresponsive" in check.blocked
 
 
 def test_a_topic_with_no_hits_is_not_a_mismatch(tarn: Lab, isolated_home: Path) -> None:
