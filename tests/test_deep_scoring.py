@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
-from assay.protocols.deep.findings import Fact, Findings, SourceNote
+from assay.protocols.deep.findings import Fact, Findings, SourceNote, merge
 from assay.protocols.deep.plan import Angle, group_angles, plan_directions, render_plan
 from assay.protocols.deep.scoring import (
     authority,
+    counted_sources,
     direction_score,
     needs_escalation,
     run_checks,
@@ -110,3 +112,16 @@ def test_a_model_plan_that_times_out_falls_back_to_the_code_plan(tmp_path: Path)
     assert 3 <= len(directions) <= 6
     assert all(3 <= len(d.queries) <= 5 for d in directions)
     assert notes and "no valid plan" in notes[0]
+
+
+def test_sources_count_once_per_url_and_once_per_origin() -> None:
+    first = _findings(2, 3, "medium", 1, 1)
+    retry = _findings(2, 3, "medium", 1, 1)  # the same two URLs, read again by a retry
+    merged = merge(first, retry)
+    assert len(counted_sources(merged)) == 2
+    one_origin = {"src_0": "site.test", "src_1": "site.test"}
+    assert len(counted_sources(merged, one_origin)) == 1
+    assert direction_score(merged, one_origin) < direction_score(merged)
+    off = _findings(2, 3, "medium", 1, 1)
+    off.facts = [replace(f, relevant=False) for f in off.facts]  # off-topic facts only
+    assert counted_sources(off) == [] and direction_score(off) == 0.0
