@@ -65,6 +65,12 @@ class Findings:
     facts: list[Fact] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     attempt: int = 1
+    angles: list[str] = field(default_factory=list)  # the planned queries; [] = ``queries``
+
+    def angle_queries(self) -> list[str]:
+        """The query angles coverage is measured on: a retry's queries are other wordings
+        of the same angles, not new angles (a retry never lowers coverage)."""
+        return self.angles or self.queries
 
     def fetched(self) -> list[SourceNote]:
         """The accepted sources whose full content was fetched, once per URL."""
@@ -90,6 +96,7 @@ class Findings:
             facts=[Fact(**f) for f in data.get("facts", [])],
             notes=[str(n) for n in data.get("notes", [])],
             attempt=int(data.get("attempt", 1)),
+            angles=[str(q) for q in data.get("angles", [])],
         )
 
     def to_markdown(self, prompt: str) -> str:
@@ -144,6 +151,7 @@ def merge(first: Findings, retry: Findings) -> Findings:
         facts=[*first.facts, *retry.facts],
         notes=[*first.notes, *retry.notes],
         attempt=retry.attempt,
+        angles=first.angle_queries(),
     )
 
 

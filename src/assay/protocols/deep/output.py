@@ -84,7 +84,8 @@ def gaps(reviews: list[Review], all_findings: list[Findings]) -> list[str]:
                 f"after searching {len(r.queries)} queries"
             )
     for findings in all_findings:
-        covered = set(covered_angles(findings))
+        answered = {f.angle for f in findings.relevant_facts() if f.answers_angle}
+        covered = set(covered_angles(findings)) | answered
         for query in findings.queries:
             if query not in covered:
                 found.append(

@@ -178,7 +178,7 @@ def covered_angles(findings: Findings) -> list[str]:
     facts = findings.relevant_facts()
     return [
         q
-        for q in findings.queries
+        for q in findings.angle_queries()
         if any((f.angle == q and f.answers_angle) or relevance(q, f.text).relevant for f in facts)
     ]
 
@@ -204,7 +204,9 @@ def score_parts(findings: Findings, origins: Mapping[str, str] | None = None) ->
         "sources": source_points(len(counted)),
         "authority": authority_points([effective_authority(s, findings) for s in counted]),
         "confidence": confidence_points([f.confidence for f in findings.relevant_facts()]),
-        "coverage": coverage_points(len(covered_angles(findings)), len(findings.queries)),
+        "coverage": coverage_points(
+            len(covered_angles(findings)), len(findings.angle_queries())
+        ),
     }
 
 
@@ -239,7 +241,7 @@ def run_checks(findings: Findings, origins: Mapping[str, str] | None = None) -> 
     good = [s for s in counted if effective_authority(s, findings) >= MIN_AUTHORITY_CHECK]
     return Checks(
         accepted_sources=len(good) >= 2,
-        coverage=len(covered_angles(findings)) == len(findings.queries) > 0,
+        coverage=len(covered_angles(findings)) == len(findings.angle_queries()) > 0,
         confidence_floor=any(f.confidence in ("high", "medium") for f in findings.relevant_facts()),
         no_fabrication=all(f.url and f.url in urls for f in findings.facts),
     )
