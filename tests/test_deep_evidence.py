@@ -190,3 +190,35 @@ def test_phase0_probes_the_tool_not_the_topic(
     result = deep(tower_lab, isolated_home, tmp_path, "Zorblax", echo=lines.append)
     assert result.search_method == "built-in" and result.status == "done"
     assert "probe query 'history'" in lines[0]
+
+
+@pytest.fixture(scope="module")
+def hop_lab() -> Iterator[Lab]:
+    docs = [
+        Document(doc_id="town", title="Varholm", url=None, text=(
+            "Varholm is a harbour town on the west coast. Several films, such as "
+            '"Grey Tide" (1986) and "North Light" (2001), were shot in or around Varholm.')),
+        Document(doc_id="film", title="Grey Tide", url=None, text=(
+            "Grey Tide is a 1986 drama film directed by Ilse Brandt. It follows a ferry crew.")),
+    ]  # fmt: skip
+    with serve_lab(docs, sites=2, faults=False, first_address="127.0.0.76") as running:
+        yield running
+
+
+def test_a_later_direction_is_adjusted_to_the_next_hop(
+    hop_lab: Lab, isolated_home: Path, tmp_path: Path
+) -> None:
+    lines: list[str] = []
+    result = asyncio.run(
+        deep_research_async(
+            "Who directed the film that was shot in Varholm in 1986?",
+            settings=settings_for(hop_lab, isolated_home), max_directions=3, output=tmp_path,
+            echo=lines.append,
+        )
+    )  # fmt: skip
+    assert any(line.startswith("Direction 3 adjusted to the next hop") for line in lines)
+    assert [d["name"] for d in result.directions][-1] == "Next hop: Grey Tide"
+    text = Path(result.report).read_text()
+    assert "directed by Ilse Brandt" in text.split("## Research directions")[0]
+    plan = (Path(result.run_dir) / "plan.md").read_text()
+    assert "Direction 3: What sources say about Grey Tide" in plan

@@ -165,3 +165,29 @@ def strategy_queries(topic: str, index: int, count: int = 3) -> list[str]:
     if rounds:  # a fourth searcher and beyond: the same strategy, other words
         unique = [clip(f"{q} {('facts', 'history', 'sources')[(rounds - 1) % 3]}") for q in unique]
     return unique[:count]
+
+
+def bridge_entities(question: str, texts: list[str]) -> list[str]:
+    """Names the texts mention that the question does not: the next hop of a multi-hop
+    question ("the film shot in Leland" → "Maximum Overdrive"). Quoted titles first, in
+    the order of ``texts`` (most relevant first); none for yes/no and comparison questions,
+    whose entities are all named already."""
+    shape = read_question(question)
+    if shape.kind in ("yes/no", "topic") or shape.compares:
+        return []
+    asked = _named_words(shape.text)
+    found: list[str] = []
+    for text in texts:
+        quoted = [m.group(1).strip() for m in _QUOTED.finditer(text)]
+        for entity in [*quoted, *_entities(text)]:
+            words = _named_words(entity)
+            if not words or words & asked or entity in found:
+                continue
+            found.append(entity)
+    return found
+
+
+def _named_words(text: str) -> set[str]:
+    return {
+        t.lower() for t in phrase_tokens(text) if t[0].isalnum() and t.lower() not in STOP_WORDS
+    }

@@ -276,3 +276,19 @@ def render_plan(directions: list[Direction]) -> str:
         lines.append(f"Output: {d.output_file}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def bridge_direction(topic: str, entity: str, number: int, like: Direction) -> Direction:
+    """A direction on a name an earlier direction found (the next hop of the question),
+    with the acceptance criteria of the direction it takes the place of."""
+    shape = read_question(topic)
+    kind = _KIND_WORDS.get(shape.kind, "facts")
+    subject = clip(f"{entity} {shape.asked}".strip())
+    queries = _unique([subject, clip(f'"{entity}"'), clip(f"{entity} {kind}")])
+    slug = slugify(entity, max_length=40, fallback="bridge")
+    return Direction(
+        number, f"Next hop: {clip(entity, 80)}",
+        f"What sources say about {clip(entity, 200)}, which an earlier direction tied to the "
+        f"question ({clip(shape.asked or shape.text, 200)})",
+        queries, like.acceptance, like.output_file.with_name(f"{number:02d}-{slug}.md"), subject,
+    )  # fmt: skip

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from assay.claims.engine import RunSources
+from assay.engines.extractive.asking import bridge_entities
 from assay.errors import BudgetExhausted, RunCancelled
 from assay.events import (
     DeepDirectionScored,
@@ -37,7 +38,12 @@ from assay.protocols.deep import output
 from assay.protocols.deep.detect import NoSearchMethod, SearchMethod, detect_search_method
 from assay.protocols.deep.escalate import alternative_queries
 from assay.protocols.deep.findings import Findings, FindingsStore, Review, merge
-from assay.protocols.deep.plan import Direction, plan_directions, render_plan
+from assay.protocols.deep.plan import (
+    Direction,
+    bridge_direction,
+    plan_directions,
+    render_plan,
+)
 from assay.protocols.deep.report import write_report
 from assay.protocols.deep.scoring import (
     confidence_of,
@@ -81,6 +87,7 @@ class DeepPlanner:
         self.tmp_dir: Path | None = None
         self.tried: set[str] = set()  # every query run so far, so retries are new
         self.store = FindingsStore(self.run.dir, fsync=self.run.fsync)
+        self.bridged = False  # the plan is adjusted to a next hop at most once
 
     def _phase(self, phase: str, detail: str | None = None, *, done: bool = False) -> None:
         event = PhaseFinished if done else PhaseStarted
@@ -104,6 +111,7 @@ class DeepPlanner:
             if path is not None:
                 findings.write(path, findings.direction)
         finished = {r.number for r in done}
+        self.bridged = any(d.name.startswith("Next hop") for d in directions)
         self.echo(f"Resuming: {len(finished)} of {len(directions)} directions already reviewed")
         todo = [d for d in directions if d.number not in finished]
         return await self._work(method, todo, done)
@@ -118,11 +126,48 @@ class DeepPlanner:
         ) as session:
             worker = Worker(self.run, session, self.context.extractor)
             reviews = list(done)
-            for direction in directions:
-                review = await self._direction(worker, direction, method)
+            index = 0
+            while index < len(directions):
+                review = await self._direction(worker, directions[index], method)
                 self.store.add_review(review)
                 reviews.append(review)
+                index += 1
+                self._adjust(directions, index)
         return await self._finish(method, sorted(reviews, key=lambda r: r.number))
+
+    def _adjust(self, directions: list[Direction], done: int) -> None:
+        """Sequential workers let the planner adjust what is left: once, a name the facts
+        so far tie to the question (its next hop) becomes a direction — appended while the
+        cap allows, else in place of the last direction not yet run."""
+        if self.bridged or done >= self.max_directions:
+            return
+        facts = sorted(
+            (f for fs in self.store.findings() for f in fs.relevant_facts()),
+            key=lambda f: -f.relevance,
+        )
+        entity = next(iter(bridge_entities(self.topic, [f.text for f in facts])), None)
+        if entity is None:
+            return
+        self.bridged = True
+        if len(directions) < self.max_directions:
+            number, like = len(directions) + 1, directions[-1]
+        elif done < len(directions):
+            number, like = directions[-1].number, directions.pop()
+        else:
+            return
+        added = bridge_direction(self.topic, entity, number, like)
+        directions.append(added)
+        self._save_directions(directions)
+        text = render_plan(directions)
+        self.run.write_file(PLAN_FILE, f"# Deep research plan: {self.topic}\n\n{text}")
+        self.echo(f"Direction {number} adjusted to the next hop: {added.description}")
+        self.echo(render_plan([added]).removeprefix("Plan:\n\n"))
+        self.run.events.emit(WarningEvent(message=f"direction {number} adjusted: {added.name}",
+                                          code="plan_adjusted"))  # fmt: skip
+
+    def _save_directions(self, directions: list[Direction]) -> None:
+        payload = {"tmp_dir": str(self.tmp_dir), "directions": [d.to_json() for d in directions]}
+        self.run.write_file(DIRECTIONS_FILE, json.dumps(payload, ensure_ascii=False, indent=2))
 
     async def _detect(self) -> SearchMethod:
         self._phase("search-method")
@@ -154,8 +199,7 @@ class DeepPlanner:
             self.run.events.emit(WarningEvent(message=note, code="plan"))
         text = render_plan(directions)
         self.run.write_file(PLAN_FILE, f"# Deep research plan: {self.topic}\n\n{text}")
-        payload = {"tmp_dir": str(self.tmp_dir), "directions": [d.to_json() for d in directions]}
-        self.run.write_file(DIRECTIONS_FILE, json.dumps(payload, ensure_ascii=False, indent=2))
+        self._save_directions(directions)
         self.run.events.emit(PlanWritten(path=PLAN_FILE, chars=len(text)))
         self.echo(text)
         self._phase("plan", f"{len(directions)} directions in {self.tmp_dir}", done=True)
@@ -239,8 +283,8 @@ class DeepPlanner:
         if not needs_escalation(checks, review.score or 0.0):
             return findings
         reason = escalation_reason(checks, review.score or 0.0)
-        alternatives = await alternative_queries(
-            self.topic, review.name, sorted(self.tried | set(review.queries)),
+        alternatives = await alternative_queries(  # on the direction's own sub-question
+            task.question or self.topic, review.name, sorted(self.tried | set(review.queries)),
             model=self.context.model,
             budget=self.context.budget, meter=self.context.meter,
         )  # fmt: skip

@@ -204,9 +204,7 @@ def score_parts(findings: Findings, origins: Mapping[str, str] | None = None) ->
         "sources": source_points(len(counted)),
         "authority": authority_points([effective_authority(s, findings) for s in counted]),
         "confidence": confidence_points([f.confidence for f in findings.relevant_facts()]),
-        "coverage": coverage_points(
-            len(covered_angles(findings)), len(findings.angle_queries())
-        ),
+        "coverage": coverage_points(len(covered_angles(findings)), len(findings.angle_queries())),
     }
 
 
