@@ -4,6 +4,7 @@ sources; plans from the question; findings kept in the run (resume, show)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from assay.errors import RunCancelled
 from assay.gather.documents import Document
 from assay.lab import Lab, serve_lab
 from assay.models.testing import ScriptedModel
-from assay.protocols.deep import deep_research_async, deep_resume_async, output, worker
+from assay.protocols.deep import deep_research_async, output, worker
 from assay.protocols.deep.findings import FindingsStore
 from assay.protocols.deep.plan import plan_directions
 from assay.store.jsonl import read_jsonl
@@ -129,10 +130,14 @@ def test_an_interrupted_run_resumes_at_its_next_direction(
     (run_dir,) = [p for p in (isolated_home / "runs").iterdir() if p.is_dir()]
     assert [r.number for r in FindingsStore(run_dir).reviews()] == [1]
     first = calls.count(1)
-    result = asyncio.run(deep_resume_async(run_dir.name, settings=settings))
+    args = ["resume", run_dir.name, "--json", "--home", str(isolated_home), "--search",
+            "searxng", "--searxng-url", lab.sites[0], "--allow-host", "127.0.0.0/8"]  # fmt: skip
+    resumed = runner.invoke(app, args)  # the CLI's resume goes to the deep protocol
+    assert resumed.exit_code == 0, resumed.output
+    result = json.loads(resumed.stdout)
     assert calls.count(1) == first  # direction 1 is not run again
-    assert [d["number"] for d in result.directions] == [1, 2, 3]
-    assert result.status == "done" and Path(result.report).is_file()
+    assert [d["number"] for d in result["directions"]] == [1, 2, 3]
+    assert result["status"] == "done" and Path(result["report"]).is_file()
     kinds = [r["kind"] for r in read_jsonl(run_dir / "findings.jsonl").records]
     assert kinds.count("review") == 3
     shown = runner.invoke(app, ["show", run_dir.name, "--home", str(isolated_home)])
