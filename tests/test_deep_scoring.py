@@ -125,3 +125,17 @@ def test_sources_count_once_per_url_and_once_per_origin() -> None:
     off = _findings(2, 3, "medium", 1, 1)
     off.facts = [replace(f, relevant=False) for f in off.facts]  # off-topic facts only
     assert counted_sources(off) == [] and direction_score(off) == 0.0
+
+
+def test_the_next_hop_is_named_in_its_fact() -> None:
+    from assay.models.testing import ScriptedModel
+    from assay.protocols.deep.hop import next_hop
+
+    question = "Who directed the film that was shot in Varholm in 1986?"
+    facts = ['Films such as "Grey Tide" (1986) and "North Light" were shot in Varholm.']
+    model = ScriptedModel([{"entity": "Grey Tide", "fact": 1}])
+    assert asyncio.run(next_hop(question, facts, model=model)) == "Grey Tide"
+    invented = ScriptedModel([{"entity": "Blue Moon", "fact": 1}] * 3)  # in no fact
+    assert asyncio.run(next_hop(question, facts, model=invented)) == "Grey Tide"  # code rule
+    assert len(invented.requests) > 1  # the wrong name was fed back
+    assert asyncio.run(next_hop("Are Ilex and Quercus both genera?", facts)) is None

@@ -21,7 +21,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from assay.claims.engine import RunSources
-from assay.engines.extractive.asking import bridge_entities
 from assay.errors import BudgetExhausted, RunCancelled
 from assay.events import (
     DeepDirectionScored,
@@ -38,6 +37,7 @@ from assay.protocols.deep import output
 from assay.protocols.deep.detect import NoSearchMethod, SearchMethod, detect_search_method
 from assay.protocols.deep.escalate import alternative_queries
 from assay.protocols.deep.findings import Findings, FindingsStore, Review, merge
+from assay.protocols.deep.hop import next_hop
 from assay.protocols.deep.plan import (
     Direction,
     bridge_direction,
@@ -132,29 +132,33 @@ class DeepPlanner:
                 self.store.add_review(review)
                 reviews.append(review)
                 index += 1
-                self._adjust(directions, index)
+                await self._adjust(directions, index)
         return await self._finish(method, sorted(reviews, key=lambda r: r.number))
 
-    def _adjust(self, directions: list[Direction], done: int) -> None:
+    async def _adjust(self, directions: list[Direction], done: int) -> None:
         """Sequential workers let the planner adjust what is left: once, a name the facts
-        so far tie to the question (its next hop) becomes a direction — appended while the
-        cap allows, else in place of the last direction not yet run."""
+        so far tie to the question (its next hop, ``hop.next_hop``) becomes a direction —
+        appended while the cap allows, else in place of the last direction not yet run."""
         if self.bridged or done >= self.max_directions:
+            return
+        if len(directions) >= self.max_directions and done >= len(directions):
             return
         facts = sorted(
             (f for fs in self.store.findings() for f in fs.relevant_facts()),
             key=lambda f: -f.relevance,
         )
-        entity = next(iter(bridge_entities(self.topic, [f.text for f in facts])), None)
+        context = self.context
+        entity = await next_hop(
+            self.topic, list(dict.fromkeys(f.text for f in facts)), model=context.model,
+            budget=context.budget, meter=context.meter,
+        )  # fmt: skip
         if entity is None:
             return
         self.bridged = True
         if len(directions) < self.max_directions:
             number, like = len(directions) + 1, directions[-1]
-        elif done < len(directions):
-            number, like = directions[-1].number, directions.pop()
         else:
-            return
+            number, like = directions[-1].number, directions.pop()
         added = bridge_direction(self.topic, entity, number, like)
         directions.append(added)
         self._save_directions(directions)
