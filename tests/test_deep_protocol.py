@@ -45,7 +45,9 @@ def test_extractive_run_prints_method_then_full_plan_before_any_worker(
             output=tmp_path, echo=lines.append,
         )
     )  # fmt: skip
-    assert lines[0].startswith("Search method: built-in — the searxng search provider returned")
+    assert lines[0].startswith(
+        "Search method: built-in — the searxng search provider answered the probe query"
+    )
     assert lines[1].startswith("Plan:") and lines[1].count("Queries:") == 3
     assert lines[1].count("Acceptance: ") == 3 and "Output: " in lines[1]
     assert any(line.startswith("Direction 1 score: ") for line in lines[2:])
@@ -190,7 +192,7 @@ def test_a_scripted_model_plans_the_directions(
 
     def script(request: Any) -> object:
         prompt = request.messages[-1].content
-        if prompt.startswith("TOPIC:") and "DIRECTION" not in prompt:
+        if prompt.startswith("QUESTION:"):
             return {"directions": [
                 {"direction": f"Angle {n} of the lighthouse", "source_types": "official",
                  "queries": [f"Halvorsen Lighthouse {w}" for w in ("tower", "keeper", "lamp")]}

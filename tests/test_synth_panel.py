@@ -53,15 +53,23 @@ def picker(chosen: list[float], pick: str | None = None, delay: float = 0.0) -> 
     first); it records when each request started and ended."""
 
     async def script(request: Request) -> object:
+        prompt = request.messages[0].content
         if "EVIDENCE:" in request.messages[-1].content:
             return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
+        if prompt.startswith("TOPIC:"):  # its own queries
+            return {"queries": ["Tarn Valley tidal plant homes", "Tarn Valley plant opened"]}
+        if prompt.startswith("CLAIMS:"):
+            return {"answer": "2016", "claim": 1}
         chosen.append(time.monotonic())
         await asyncio.sleep(delay)
         chosen.append(time.monotonic())
-        numbers = re.findall(r"^\[(\d+)\] (.*)$", request.messages[0].content, re.M)
-        first = [int(n) for n, text in numbers if pick and pick in text]
-        rest = [int(n) for n, _ in numbers if int(n) not in first]
-        return {"paragraphs": [p for p in (first, rest[:2], rest[2:4], rest[4:6]) if p]}
+        numbers = re.findall(r"^\[(\d+)\] (.*)$", prompt, re.M)
+        first = [(int(n), text) for n, text in numbers if pick and pick in text]
+        rest = [(int(n), text) for n, text in numbers if (int(n), text) not in first]
+        if "STATEMENTS:" in prompt:  # written prose: each sentence restates its statement
+            return {"sentences": [{"text": t, "statements": [n]} for n, t in (first + rest)[:6]]}
+        order = [n for n, _ in first + rest]
+        return {"paragraphs": [p for p in (order[:2], order[2:4], order[4:6]) if p]}
 
     return script
 
@@ -155,6 +163,8 @@ def test_chief_author_is_reassigned(tarn: Lab, isolated_home: Path) -> None:
     assert result.chief_author == "Codex"
     text = Path(result.output).read_text()
     assert "**Chief Author:** Codex" in text.split("## Phase 3")[1]
+    header = text.split("---", 1)[0]
+    assert "**Log:** CHIEF_AUTHOR CC unavailable; reassigned to Codex" in header
     log = read_jsonl(Path(result.run_dir) / "run.log.jsonl").records
     assert any(e["data"].get("code") == "chief_reassigned" for e in log if e["type"] == "warning")
 

@@ -1,4 +1,5 @@
-"""``assay deep``: multi-directional deep research with scored directions."""
+"""``assay deep``: multi-directional deep research with scored directions; ``resume`` of a
+deep run and the directions table ``assay show`` prints come from here too."""
 
 from __future__ import annotations
 
@@ -7,10 +8,33 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, plain, print_json
-from assay.protocols.deep import deep_research_async
+from assay.config import Settings
+from assay.keys import KeyStore
+from assay.protocols.deep import DeepResult, deep_research_async, deep_resume_async
+from assay.protocols.deep.findings import FindingsStore
+from assay.protocols.deep.protocol import Echo
+from assay.protocols.runner import open_store
+from assay.store.runs import Run
+
+
+def _echo(options: CommonOptions) -> Echo:
+    def echo(line: str) -> None:
+        if options.json:
+            if not options.quiet:
+                err_console.print(plain(line), markup=False, highlight=False, soft_wrap=True)
+        else:
+            console.print(plain(line), markup=False, highlight=False, soft_wrap=True)
+
+    return echo
+
+
+def _finish(result: DeepResult, options: CommonOptions) -> None:
+    if options.json:
+        print_json(result.to_json())
 
 
 @with_common_options
@@ -29,18 +53,40 @@ def deep(
     """Deep research: detect search, plan directions, run scored workers, escalate weak
     directions, and write a cited report with findings, gaps and a bibliography."""
     settings = options.settings()
-
-    def echo(line: str) -> None:
-        if options.json:
-            if not options.quiet:
-                err_console.print(plain(line), markup=False, highlight=False, soft_wrap=True)
-        else:
-            console.print(plain(line), markup=False, highlight=False, soft_wrap=True)
-
     result = asyncio.run(
         deep_research_async(
-            topic, settings=settings, max_directions=max_directions, output=output, echo=echo
+            topic, settings=settings, max_directions=max_directions, output=output,
+            echo=_echo(options),
         )
-    )
-    if options.json:
-        print_json(result.to_json())
+    )  # fmt: skip
+    _finish(result, options)
+
+
+def is_deep_run(settings: Settings, run_id: str) -> bool:
+    store = open_store(settings, KeyStore(settings.home, settings.keys))
+    return store.open(run_id).info.protocol == "deep"
+
+
+def resume_deep(run_id: str, options: CommonOptions) -> None:
+    """``assay resume`` of a deep run: it goes on at its first direction without a review."""
+    settings = options.settings()
+    result = asyncio.run(deep_resume_async(run_id, settings=settings, echo=_echo(options)))
+    _finish(result, options)
+
+
+def print_directions(run: Run) -> None:
+    """The directions table of ``assay show``: scores, escalations and failed checks."""
+    reviews = FindingsStore(run.dir).reviews()
+    if not reviews:
+        return
+    table = Table("#", "direction", "score", "first score", "escalated", "outcome",
+                  "failed checks", title="directions")  # fmt: skip
+    for r in reviews:
+        outcome = "crashed" if r.crashed else ("insufficient data" if r.insufficient else "ok")
+        failed = ", ".join(name for name, passed in r.checks.items() if not passed)
+        table.add_row(
+            str(r.number), r.name, f"{r.score or 0:.1f}",
+            f"{r.first_score:.1f}" if r.first_score is not None else "",
+            "yes" if r.escalated else "no", outcome, failed or "none",
+        )  # fmt: skip
+    console.print(table)

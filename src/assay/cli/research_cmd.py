@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
+from assay.cli.deep_cmd import is_deep_run, resume_deep
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json, shown
 from assay.cli.progress import progress
@@ -91,4 +92,7 @@ def resume(
     given here wins."""
     recorded = RunStore(options.settings().home).open(run_id).info.config
     settings = options.settings({k: recorded[k] for k in RESUMED_SETTINGS if k in recorded})
+    if is_deep_run(settings, run_id):
+        resume_deep(run_id, options)
+        return
     _drive(options, lambda listener: resume_async(run_id, settings=settings, listener=listener))

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from assay.cli.deep_cmd import print_directions
 from assay.cli.options import CommonOptions, HomeOpt, JsonOpt
 from assay.cli.output import console, err_console, plain, print_json, shown
 from assay.protocols.synth.matrix import VERDICTS, parse_fact_checks
@@ -110,6 +111,8 @@ def show(
         _follow(run, last_seq)
     if run.info.protocol == "synth":
         _print_verdict_matrix(run)
+    if run.info.protocol == "deep":
+        print_directions(run)
     for problem in run.events.read().problems:
         err_console.print(f"[yellow]warning:[/] run.log.jsonl: {problem}")
 

@@ -64,12 +64,13 @@ def synth(
     options: CommonOptions,
 ) -> None:
     """Run a search-synth panel: searchers research in parallel, fact-check each other, and
-    the chief author writes the Best and Verified response. Exit 0 [DONE], 5 [MISMATCH],
-    6 [INCOMPLETE], 7 [BLOCK]."""
+    the chief author writes the Best and Verified response. Without --roster or --agent the
+    default roster is built from what is configured (printed; pre-flight decides).
+    Exit 0 [DONE], 5 [MISMATCH], 6 [INCOMPLETE], 7 [BLOCK]."""
     settings = options.settings()
-    if (roster is None) == (not agent):
-        raise BadInputError("give either --roster FILE or --agent ... (one of them)")
-    chosen = roster if roster is not None else roster_from_flags(agent or [], chief_author)
+    if roster is not None and agent:
+        raise BadInputError("give either --roster FILE or --agent ... (not both)")
+    chosen = roster if roster is not None or not agent else roster_from_flags(agent, chief_author)
     if block_after < poke_after:
         raise BadInputError("--block-after must not be less than --poke-after")
     with progress(not (options.quiet or options.json)) as listener:
@@ -81,6 +82,7 @@ def synth(
                 settings=settings,
                 timeouts=Timeouts(poke_after, block_after),
                 listener=listener,
+                echo=lambda line: err_console.print(line, markup=False, highlight=False),
             )
         )
     if options.json:

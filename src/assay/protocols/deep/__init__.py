@@ -4,7 +4,8 @@ Phases: 0 search-method detection (``detect``), 1 planning (``plan``), 2 sequent
 workers (``worker``) reviewed by the planner (``scoring``), 3 escalation (``escalate``),
 4 synthesis (``synthesis``), 5 output and integrity (``output``); ``protocol`` runs them.
 The chat lines the spec prints (the search method, the complete plan, scores, the
-executive summary) go to ``echo`` (stdout by default).
+executive summary) go to ``echo``: a library call prints nothing unless it passes one
+(the CLI passes its console). ``deep_resume_async`` continues an interrupted run.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import Any
 from assay.config import Settings, load_settings
 from assay.models import Model
 from assay.protocols.deep.plan import MAX_DIRECTIONS
-from assay.protocols.deep.protocol import DeepPlanner, Echo
-from assay.protocols.runner import execute, start_run
+from assay.protocols.deep.protocol import DeepOutcome, DeepPlanner, Echo
+from assay.protocols.runner import RunContext, execute, reopen_run, start_run
 from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener
 from assay.store.sources import SourceLedger
@@ -57,7 +58,7 @@ async def deep_research_async(
     output: Path | str | None = None,
     model: Model | None = None,
     listener: Listener | None = None,
-    echo: Echo | None = print,
+    echo: Echo | None = None,
 ) -> DeepResult:
     """Run deep research on ``topic``; the report is saved in ``output`` (default: cwd)."""
     if not 1 <= max_directions <= MAX_DIRECTIONS:
@@ -65,16 +66,41 @@ async def deep_research_async(
 
         raise BadInputError(f"max_directions must be from 1 to {MAX_DIRECTIONS}")
     settings = settings or load_settings()
-    context = start_run(settings, topic, "deep", model=model, max_directions=max_directions)
+    folder = Path(output) if output is not None else Path.cwd()
+    context = start_run(
+        settings, topic, "deep", model=model, max_directions=max_directions,
+        output_dir=str(folder.resolve()),
+    )  # fmt: skip
     if listener is not None:
         context.run.events.listeners.append(listener)
     planner = DeepPlanner(
+        context, max_directions=max_directions, output_dir=folder,
+        echo=echo or (lambda _line: None),
+    )  # fmt: skip
+    return _result(context, await execute(context, planner.run_all))
+
+
+async def deep_resume_async(
+    run_id: str,
+    *,
+    settings: Settings | None = None,
+    model: Model | None = None,
+    echo: Echo | None = None,
+) -> DeepResult:
+    """Continue an interrupted deep run at its first direction without a review."""
+    settings = settings or load_settings()
+    context = reopen_run(settings, run_id, model=model)
+    extra = context.run.info.model_extra or {}
+    planner = DeepPlanner(
         context,
-        max_directions=max_directions,
-        output_dir=Path(output) if output is not None else Path.cwd(),
+        max_directions=int(extra.get("max_directions", MAX_DIRECTIONS)),
+        output_dir=Path(str(extra.get("output_dir") or Path.cwd())),
         echo=echo or (lambda _line: None),
     )
-    outcome = await execute(context, planner.run_all)
+    return _result(context, await execute(context, planner.resume_all))
+
+
+def _result(context: RunContext, outcome: DeepOutcome) -> DeepResult:
     run = context.run
     claims = ClaimLedger(run.dir).claims()
     return DeepResult(
@@ -103,4 +129,4 @@ def deep_research(topic: str, **options: Any) -> DeepResult:
     return result
 
 
-__all__ = ["DeepResult", "deep_research", "deep_research_async"]
+__all__ = ["DeepResult", "deep_research", "deep_research_async", "deep_resume_async"]

@@ -5,9 +5,12 @@
 3. MCP tools     an MCP search server (``settings.mcp_command`` / ``mcp_url``)
 4. other         the other providers that are configured (a key or URL is set)
 
-A method counts only if a probe query returns result URLs. The first that does is the
-run's ``search_method``; ``search_instructions`` tell each worker how to use it. No
-method → ``NoSearchMethod``: the run stops, it never proceeds without search.
+A method counts when it answers the neutral probe query (``PROBE_QUERY``, recorded in the
+evidence) without failing: the probe tests the tool, not the topic, so a working provider
+with no hits for an unusual topic is still the search method (no results is a research
+outcome). The first method that works is the run's ``search_method``;
+``search_instructions`` tell each worker how to use it. No method → ``NoSearchMethod``:
+the run stops, it never proceeds without search.
 """
 
 from __future__ import annotations
@@ -22,15 +25,10 @@ import httpx2
 
 from assay.config import Settings
 from assay.errors import AssayError, RunError
-from assay.gather.search.registry import build_search_provider, search_provider_names
+from assay.gather.search.probe import PROBE_QUERY, configured_providers
+from assay.gather.search.registry import build_search_provider
 from assay.keys import KeyStore
 
-_KEYED = {
-    "brave": "BRAVE_API_KEY",
-    "tavily": "TAVILY_API_KEY",
-    "exa": "EXA_API_KEY",
-    "serper": "SERPER_API_KEY",
-}
 _PROBE_TIMEOUT = 20.0
 
 BUILT_IN = """Use assay's webSearch tool (the {provider} search provider) to run the queries
@@ -76,14 +74,21 @@ async def probe(settings: Settings, keys: KeyStore, provider_name: str, query: s
     return sum(1 for r in results if r.url)
 
 
-async def _try(settings: Settings, keys: KeyStore, name: str, query: str, tried: list[str]) -> int:
+async def _try(
+    settings: Settings, keys: KeyStore, name: str, query: str, tried: list[str]
+) -> int | None:
+    """Result URLs for the neutral probe query, or None when the tool failed."""
     try:
         count = await probe(settings, keys, name, query)
     except (AssayError, httpx2.HTTPError, OSError, TimeoutError) as exc:
         tried.append(f"{name}: {type(exc).__name__}: {str(exc).splitlines()[0][:160]}")
-        return 0
-    tried.append(f"{name}: {count} result URLs for the probe query")
+        return None
+    tried.append(f"{name}: answered the probe query {query!r} with {count} result URLs")
     return count
+
+
+def _evidence(what: str, count: int, query: str) -> str:
+    return f"{what} answered the probe query {query!r} with {count} result URLs"
 
 
 def playwright_version() -> str | None:
@@ -100,26 +105,14 @@ def playwright_version() -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def _configured_others(settings: Settings, keys: KeyStore) -> list[str]:
-    names = []
-    for name in search_provider_names():
-        if name in (settings.search, "mcp"):
-            continue
-        configured = {
-            "searxng": bool(settings.searxng_url),
-            "local": (settings.home / "index.sqlite").is_file(),
-        }.get(name, name in _KEYED and bool(keys.get(_KEYED[name])))
-        if configured:
-            names.append(name)
-    return names
-
-
-async def detect_search_method(settings: Settings, keys: KeyStore, query: str) -> SearchMethod:
+async def detect_search_method(
+    settings: Settings, keys: KeyStore, query: str = PROBE_QUERY
+) -> SearchMethod:
     tried: list[str] = []
     configured = settings.search.strip().lower()
     count = await _try(settings, keys, configured, query, tried)
-    if count:
-        evidence = f"the {configured} search provider returned {count} result URLs for a probe"
+    if count is not None:
+        evidence = _evidence(f"the {configured} search provider", count, query)
         return SearchMethod(
             "built-in", evidence, BUILT_IN.format(provider=configured), configured, tried
         )
@@ -134,16 +127,16 @@ async def detect_search_method(settings: Settings, keys: KeyStore, query: str) -
     tried.append("playwright-mcp: assay's MCP client calls search tools, not browser tools")
     if configured != "mcp" and (settings.mcp_command or settings.mcp_url):
         count = await _try(settings, keys, "mcp", query, tried)
-        if count:
+        if count is not None:
             tool = settings.mcp_tool or "search"
-            evidence = f"MCP search tool {tool} returned {count} result URLs for a probe"
+            evidence = _evidence(f"MCP search tool {tool}", count, query)
             return SearchMethod(f"mcp_{tool}", evidence, MCP.format(tool=tool), "mcp", tried)
     else:
         tried.append("mcp: no MCP server configured (mcp_command / mcp_url)")
-    for name in _configured_others(settings, keys):
+    for name in configured_providers(settings, keys)[1:]:
         count = await _try(settings, keys, name, query, tried)
-        if count:
-            evidence = f"the configured {name} provider returned {count} result URLs for a probe"
+        if count is not None:
+            evidence = _evidence(f"the configured {name} provider", count, query)
             return SearchMethod(name, evidence, BUILT_IN.format(provider=name), name, tried)
     raise NoSearchMethod(
         "no search method works, so deep research cannot proceed: " + "; ".join(tried)

@@ -3,7 +3,8 @@
 Three formulations, each from a different angle: a synonym (the direction's subject in
 other words), a negation (what would contradict it), and a domain-specific one (the
 vocabulary of official and scholarly sources). With a model, one typed call writes them;
-without one (or when its answer is unusable) code derives them from the topic's key phrase.
+without one (or when its answer is unusable) code derives them from the question's
+entities and asked words.
 """
 
 from __future__ import annotations
@@ -11,20 +12,10 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from assay.budget import Budget
+from assay.engines.extractive.asking import clip, read_question
 from assay.engines.extractive.planner import key_phrase
 from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
-
-_SYNONYMS = {
-    "background": "overview explained",
-    "mechanisms": "how it functions",
-    "data": "numbers measurements",
-    "actors": "institutions people involved",
-    "standards": "official requirements",
-    "alternatives": "comparison",
-    "criticism": "drawbacks concerns",
-    "outlook": "prospects next steps",
-}
 
 
 class Alternatives(BaseModel):
@@ -34,17 +25,20 @@ class Alternatives(BaseModel):
 
 
 def code_alternatives(topic: str, direction: str, tried: list[str]) -> list[str]:
-    """Synonym, negation and domain-specific formulations not tried yet in the run."""
-    key = key_phrase(topic)
-    lowered = direction.lower()
-    word, synonym = next(
-        ((w, s) for w, s in _SYNONYMS.items() if w in lowered), ("background", "overview")
-    )
+    """Synonym, negation and domain-specific formulations not tried yet in the run, built
+    from the question's entities and asked words (the direction's when it names its own)."""
+    shape = read_question(topic)
+    key = clip(key_phrase(topic))
+    entity = next((e for e in shape.entities if e.casefold() in direction.casefold()), None)
+    subject = entity or (shape.entities[0] if shape.entities else key)
+    asked = shape.asked
     candidates = [
-        [f"{key} {synonym}", f"{key} explained", f"about {key}"],
-        [f"{key} {word} myths not true", f"{key} {synonym} disputed", f"{key} myths"],
-        [f"{key} {word} official study", f"{key} {synonym} official report", f"{key} study"],
-    ]
+        [clip(f"{subject} {asked} facts".strip()), clip(f"about {subject}"), clip(subject)],
+        [clip(f"{subject} {asked} not true".strip()), clip(f"{subject} disputed"),
+         clip(f"{key} myths")],
+        [clip(f"{subject} {asked} official record".strip()), clip(f"{subject} encyclopedia"),
+         clip(f"{key} study")],
+    ]  # fmt: skip
     seen = {q.casefold() for q in tried}
     chosen = []
     for options in candidates:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from assay.errors import IntegrityError
 from assay.protocols.deep.findings import Findings, Review
-from assay.protocols.deep.scoring import authority
+from assay.protocols.deep.scoring import authority, covered_angles
 from assay.protocols.deep.synthesis import Synthesis, clean
 from assay.redact import redact
 from assay.store.paths import slugify
@@ -61,6 +61,10 @@ def directions_section(reviews: list[Review]) -> str:
                 f"Escalated (first score {r.first_score or 0:.1f}); retry queries: "
                 + "; ".join(f'"{clean(q)}"' for q in r.retry_queries)
             )
+        if r.parts:
+            lines.append(
+                "Score inputs (0–10): " + ", ".join(f"{k} {v:.1f}" for k, v in r.parts.items())
+            )
         if r.checks:
             lines.append(
                 "Checks: "
@@ -81,12 +85,13 @@ def gaps(reviews: list[Review], all_findings: list[Findings]) -> list[str]:
                 f"after searching {len(r.queries)} queries"
             )
     for findings in all_findings:
-        covered = {f.angle for f in findings.facts}
+        answered = {f.angle for f in findings.relevant_facts() if f.answers_angle}
+        covered = set(covered_angles(findings)) | answered
         for query in findings.queries:
             if query not in covered:
                 found.append(
                     f'"{clean(query)}" (direction {findings.number}): searched; no accepted '
-                    "source gave a fact"
+                    "source gave a relevant fact"
                 )
     return list(dict.fromkeys(found))
 
@@ -114,12 +119,15 @@ def overall_confidence(synthesis: Synthesis, reviews: list[Review]) -> str:
 
 def summary_lines(
     topic: str, synthesis: Synthesis, reviews: list[Review], gap_list: list[str],
-    sources: int, path: Path | str,
+    sources: int, path: Path | str, answer: str = "",
 ) -> list[str]:  # fmt: skip
+    """The spec's chat summary; its key findings open with the short answer."""
     key = " ".join(k.rstrip(".") + "." for k in synthesis.key_texts[:3])
+    if answer:
+        key = f"Answer: {answer.rstrip('.')}. {key}".strip()
     return [
         f"Research complete: {topic}",
-        f"Key findings: {key or 'no accepted source stated a fact on this topic.'}",
+        f"Key findings: {key or 'no accepted source stated a relevant fact on this topic.'}",
         f"Confidence: {overall_confidence(synthesis, reviews)} — based on {sources} sources "
         f"across {len(reviews)} directions",
         f"Gaps: {'; '.join(gap_list[:4]) + (' …' if len(gap_list) > 4 else '') or 'none'}",

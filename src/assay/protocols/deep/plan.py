@@ -1,12 +1,12 @@
 """Phase 1: the research directions, each with its queries, acceptance criteria and file.
 
-Without a model the directions are derived from the topic by code: a fixed list of
-research angles (background, mechanisms, current data, actors, standards, comparisons,
-criticism, outlook), each with a broad, a narrow and a negation/criticism query built on
-the topic's key phrase (``expand_queries``'s planner). With a model, one typed call drafts
-the directions. Either way there are never more than ``max_directions`` (≤ 6): extra
-angles are grouped with their neighbours (the list is ordered so neighbours are related),
-and never fewer than 3 when the cap allows.
+Directions come from the question: without a model, from its entities and what it asks
+(``code_angles``: the question as asked, each entity with the asked attribute, and the
+sources that confirm or dispute the answer); with a model, one typed call drafts the
+sub-questions, shown the entities and the asked words. Each direction keeps the
+sub-question its facts' relevance is measured against. Either way there are never more
+than ``max_directions`` (≤ 6): extra angles are grouped with their neighbours, and never
+fewer than 3 when the cap allows.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from assay.budget import Budget
+from assay.engines.extractive.asking import clip, read_question
 from assay.engines.extractive.planner import is_date_sensitive, key_phrase
 from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
@@ -53,6 +55,7 @@ class Angle:
     description: str
     queries: tuple[str, ...]
     source_types: str
+    question: str  # the sub-question its facts' relevance is measured against
 
 
 @dataclass(frozen=True)
@@ -63,43 +66,82 @@ class Direction:
     queries: tuple[str, ...]
     acceptance: Criteria
     output_file: Path
+    question: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "number": self.number, "name": self.name, "description": self.description,
+            "queries": list(self.queries), "source_types": self.acceptance.source_types,
+            "min_authority": self.acceptance.min_authority, "min_year": self.acceptance.min_year,
+            "output_file": self.output_file.name, "question": self.question,
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], tmp_dir: Path) -> Direction:
+        criteria = Criteria(
+            str(data["source_types"]), int(data["min_authority"]), data.get("min_year")
+        )
+        return cls(
+            int(data["number"]), str(data["name"]), str(data["description"]),
+            tuple(data["queries"]), criteria, tmp_dir / str(data["output_file"]),
+            str(data.get("question", "")),
+        )  # fmt: skip
 
 
-_CODE_ANGLES = (
-    ("Definitions and background", "what {t} is, its definitions and background",
-     ("{k}", "{k} definition history", "{k} misconceptions"),
-     "encyclopedias, official documentation, scholarly sources"),
-    ("Causes and mechanisms", "how {t} works: its causes and mechanisms",
-     ("how {k} works", "{k} causes mechanisms", "{k} unexplained open questions"),
-     "scholarly and technical sources, official documentation"),
-    ("Current state and data", "the current state of {t}, with facts and figures",
-     ("{k} facts figures", "{k} statistics {y}", "{k} disputed figures"),
-     "official statistics, surveys, analyst reports"),
-    ("Key actors and sources", "who the main actors, institutions and sources on {t} are",
-     ("{k} organisations experts", "{k} official report", "{k} unreliable claims"),
-     "official sites of the institutions, established news"),
-    ("Rules and standards", "the rules, standards and regulation that apply to {t}",
-     ("{k} regulation standards", "{k} official guidelines", "{k} rules not enforced"),
-     "official and standards-body sources"),
-    ("Comparisons and alternatives", "how {t} compares with its alternatives",
-     ("{k} compared alternatives", "{k} versus", "{k} no better than"),
-     "reviews, scholarly comparisons, analyst reports"),
-    ("Criticism and limitations", "criticism, risks and limitations of {t}",
-     ("{k} criticism", "{k} risks limitations problems", "{k} benefits defence"),
-     "scholarly critiques, official reviews, established news"),
-    ("Outlook", "the outlook and open questions for {t}",
-     ("{k} future outlook", "{k} forecast {y1}", "{k} uncertainty unknowns"),
-     "analyst reports, official plans, scholarly sources"),
-)  # fmt: skip
+def code_angles(topic: str) -> list[Angle]:
+    """Directions from the question itself (no model): the question as asked, then each of
+    its entities with what is asked about it, then the sources that confirm or dispute the
+    answer. Every query is built from the question's own words (a long topic is condensed),
+    so a factoid question never gets a template of unrelated angles."""
+    shape = read_question(topic)
+    key = clip(key_phrase(shape.text))
+    asked = shape.asked
+    first = shape.entities[0] if shape.entities else key
+    angles = []
+    main_queries = [clip(shape.text.rstrip("?")), key, clip(f'"{first}" {asked}')]
+    if shape.is_question:
+        description = f"the answer to the question: {clip(shape.text, 300)}"
+        name = "The question as asked"
+    else:
+        description = f"what {clip(shape.text, 300)} is: the main facts about it"
+        name = f"What {clip(shape.text, 80)} is"
+    angles.append(Angle(name, description, _unique(main_queries), _TYPES, shape.text))
+    for entity in shape.entities[:3]:
+        subject = f"{entity} {asked}".strip()
+        if shape.is_question:
+            kind = _KIND_WORDS.get(shape.kind, "facts")
+            queries = [clip(subject), clip(f'"{entity}"'), clip(f"{entity} {kind}")]
+            what = f"what sources say about {entity}" + (f" ({asked})" if asked else "")
+        else:
+            queries = [clip(f"{entity} history"), clip(f"{entity} figures"),
+                       clip(f'"{entity}" record')]  # fmt: skip
+            what = f"the record of {entity}: its dates, figures and history"
+        angles.append(Angle(f"{entity}", what, _unique(queries), _TYPES, clip(subject, 300)))
+    dispute = [clip(f"{key} disputed"), clip(f"{first} {asked} correction".strip()),
+               clip(f'"{first}" {asked} sources'.strip())]  # fmt: skip
+    angles.append(
+        Angle(
+            "Confirmation and disputes",
+            f"sources that confirm or dispute the answer about {clip(shape.subject, 200)}",
+            _unique(dispute), _TYPES, shape.text,
+        )
+    )  # fmt: skip
+    return angles
 
 
-def code_angles(topic: str, year: int) -> list[Angle]:
-    key = key_phrase(topic)
-    fill = {"t": topic.rstrip("?.! "), "k": key, "y": str(year), "y1": str(year + 1)}
-    return [
-        Angle(name, desc.format(**fill), tuple(q.format(**fill) for q in queries), types)
-        for name, desc, queries, types in _CODE_ANGLES
-    ]
+_KIND_WORDS = {"when": "date", "where": "location", "who": "person", "how many": "number"}
+_TYPES = "encyclopedias, official and scholarly sources, established news"
+
+
+def _unique(queries: list[str]) -> tuple[str, ...]:
+    found = list(dict.fromkeys(q for q in queries if q))
+    for extra in ("overview", "history", "explained"):
+        if len(found) >= 3:
+            break
+        candidate = clip(f"{found[0] if found else 'topic'} {extra}")
+        if candidate not in found:
+            found.append(candidate)
+    return tuple(found[:MAX_QUERIES])
 
 
 def group_angles(angles: list[Angle], limit: int) -> list[Angle]:
@@ -128,6 +170,7 @@ def _merge(group: list[Angle]) -> Angle:
         "; ".join(a.description for a in group),
         queries,
         "; ".join(dict.fromkeys(a.source_types for a in group)),
+        " ".join(dict.fromkeys(a.question for a in group)),
     )
 
 
@@ -141,19 +184,23 @@ class PlanDraft(BaseModel):
     directions: list[DirectionDraft] = Field(min_length=1, max_length=12)
 
 
-SYSTEM = """You plan deep research. Decompose the TOPIC into 3 to 6 non-overlapping research
-directions. For each: direction (one sentence), queries (3 to 5 web search queries: one
-broad, one narrow, one looking for criticism or negation), source_types (what sources are
-acceptable). Answer with JSON only: {"directions": [{"direction", "queries", "source_types"}]}."""
+SYSTEM = """You plan deep research on a QUESTION. Split it into 3 to 6 non-overlapping
+sub-questions that together answer it: one about each ENTITY it names and what it ASKS,
+and one that checks the answer. For each: direction (the sub-question, one sentence),
+queries (3 to 5 short web search queries using the entities' names), source_types (what
+sources are acceptable). Answer with JSON only:
+{"directions": [{"direction": ..., "queries": [...], "source_types": ...}]}."""
 
 
 async def model_angles(
     topic: str, model: Model, *, budget: Budget | None, meter: UsageMeter | None
 ) -> list[Angle]:
+    shape = read_question(topic)
     result = await typed_call(
         model,
         system=SYSTEM,
-        prompt=f"TOPIC: {topic}",
+        prompt=f"QUESTION: {shape.text}\nENTITIES: {'; '.join(shape.entities) or 'none'}\n"
+        f"ASKS: {shape.asked or shape.kind}",
         output=PlanDraft,
         output_name="Plan",
         timeout=120.0,
@@ -164,10 +211,10 @@ async def model_angles(
     )
     angles = []
     for draft in result.output.directions:
-        queries = tuple(dict.fromkeys(" ".join(q.split()) for q in draft.queries if q.strip()))
+        queries = tuple(dict.fromkeys(clip(q) for q in draft.queries if q.strip()))
         if len(queries) >= 3:
-            name = draft.direction.rstrip(". ")
-            angles.append(Angle(name, name, queries[:MAX_QUERIES], draft.source_types))
+            name = clip(draft.direction.rstrip(". "), 300)
+            angles.append(Angle(name, name, queries[:MAX_QUERIES], draft.source_types, name))
     return angles
 
 
@@ -191,14 +238,12 @@ async def plan_directions(
         except (InvalidOutput, ModelTimeout) as exc:
             # A plan by code beats no run: the directions are then derived from the topic.
             notes.append(f"the model gave no valid plan ({exc.message.splitlines()[0][:120]})")
-    coded = code_angles(topic, today.year)
+    coded = code_angles(topic)
     wanted = min(MIN_DIRECTIONS, max_directions)
-    for angle in coded:  # a short model plan is completed by code angles
+    for angle in coded:  # a short model plan is completed by the question's own directions
         if len(angles) >= wanted:
             break
         angles.append(angle)
-    if not model:
-        angles = coded
     if len(angles) > max_directions:
         notes.append(f"{len(angles)} angles grouped into {max_directions} directions")
     grouped = group_angles(angles, max_directions)
@@ -214,6 +259,7 @@ async def plan_directions(
                 angle.queries,
                 Criteria(angle.source_types, min_year=min_year),
                 tmp_dir / f"{number:02d}-{slug}.md",
+                angle.question,
             )
         )
     return directions, notes
@@ -230,3 +276,19 @@ def render_plan(directions: list[Direction]) -> str:
         lines.append(f"Output: {d.output_file}")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def bridge_direction(topic: str, entity: str, number: int, like: Direction) -> Direction:
+    """A direction on a name an earlier direction found (the next hop of the question),
+    with the acceptance criteria of the direction it takes the place of."""
+    shape = read_question(topic)
+    kind = _KIND_WORDS.get(shape.kind, "facts")
+    subject = clip(f"{entity} {shape.asked}".strip())
+    queries = _unique([subject, clip(f'"{entity}"'), clip(f"{entity} {kind}")])
+    slug = slugify(entity, max_length=40, fallback="bridge")
+    return Direction(
+        number, f"Next hop: {clip(entity, 80)}",
+        f"What sources say about {clip(entity, 200)}, which an earlier direction tied to the "
+        f"question ({clip(shape.asked or shape.text, 200)})",
+        queries, like.acceptance, like.output_file.with_name(f"{number:02d}-{slug}.md"), subject,
+    )  # fmt: skip

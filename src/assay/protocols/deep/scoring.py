@@ -9,24 +9,45 @@ Pure functions. The score is the spec's weighted total (max 10)::
 
 A direction whose score is below ``THRESHOLD`` (6.0), or that fails any check, escalates.
 
-Source authority is a code rule on the URL (documented in ``authority``); recency comes
-from the search result's published date, when the provider gives one.
+Each input is what the spec means, measured on the evidence:
+
+- a source counts when it was accepted, fetched and gave at least one relevant fact; it
+  counts once per URL (a retry that re-reads a page adds nothing) and once per origin
+  (syndicated copies and one site's pages are one source, as the verification engine
+  decides independence);
+- authority is a code rule on the URL (``authority``), where a host the rule does not know
+  is 2 (unrated), not "good"; an unrated source earns 3 only when one of its relevant facts
+  is confirmed by another independent origin (``effective_authority``);
+- confidence is absolute: a relevant fact is high when the verification engine verified it
+  (≥ 2 independent origins support it), medium when one origin supports it (weak), low
+  otherwise (``confidence_of``) — never relative to the page's best sentence;
+- coverage counts a query angle only when a relevant fact answers it (the fact speaks to
+  that query, not merely came back from it).
+
+Scores are for the direction's record (``Review.parts`` keeps the four inputs).
+
+Recency comes from the search result's published date, when the provider gives one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from assay.claims.relevance import relevance
 from assay.gather.urls import registrable_domain
-from assay.protocols.deep.findings import Findings
+from assay.protocols.deep.findings import Confidence, Findings, SourceNote
 
 THRESHOLD = 6.0
 WEIGHTS = {"sources": 0.3, "authority": 0.3, "confidence": 0.2, "coverage": 0.2}
 CONFIDENCE_POINTS = {"high": 10.0, "medium": 6.0, "low": 2.0}
 MIN_AUTHORITY_CHECK = 3
+UNRATED = 2
+"""The authority of a host the rule does not know: acceptable, not good."""
+CORROBORATED = 3
+"""An unrated source whose relevant fact another independent origin confirms."""
 
 _SCHOLARLY = {
     "doi.org", "arxiv.org", "nih.gov", "nature.com", "science.org", "sciencedirect.com",
@@ -58,8 +79,9 @@ def authority(url: str) -> int:
     5  official and scholarly: .gov/.mil/.int/.edu (and ac./gov. country forms), standards
        bodies and intergovernmental sites, scholarly publishers and preprint servers;
     4  reference works and official documentation (Wikipedia, Britannica, docs.* hosts);
-    3  established news, and any site the rule does not know (including a lab's hosts);
-    2  forums, Q&A and blogs (reddit, medium, substack, a host or path naming a blog/forum);
+    3  established news;
+    2  forums, Q&A and blogs (reddit, medium, substack, a host or path naming a blog/forum),
+       and any site the rule does not know (unrated: see ``effective_authority``);
     1  social media.
     """
     parts = urlsplit(url)
@@ -76,7 +98,32 @@ def authority(url: str) -> int:
         return 2
     if domain in _REFERENCE or host.startswith(("docs.", "developer.", "developers.")):
         return 4
-    return 3
+    return 3 if domain in _NEWS else UNRATED
+
+
+def is_rated(url: str) -> bool:
+    """Whether ``authority`` knows the host (an unrated host scores ``UNRATED``)."""
+    host = (urlsplit(url).hostname or "").lower()
+    domain = registrable_domain(host) or host
+    known = _SCHOLARLY | _STANDARDS | _REFERENCE | _NEWS | _FORUMS | _SOCIAL
+    return domain in known or authority(url) != UNRATED
+
+
+def confidence_of(status: str, relevant: bool) -> Confidence:
+    """A fact's absolute confidence from the verification engine's status."""
+    if not relevant:
+        return "low"
+    return {"verified": "high", "weak": "medium"}.get(status, "low")  # type: ignore[return-value]
+
+
+def effective_authority(note: SourceNote, findings: Findings) -> int:
+    """The source's authority, an unrated source raised when it is independently confirmed."""
+    if note.authority != UNRATED or is_rated(note.url):
+        return note.authority
+    confirmed = any(
+        f.relevant and f.confidence == "high" for f in findings.facts if f.url == note.url
+    )
+    return CORROBORATED if confirmed else note.authority
 
 
 def recency(published: str | None, min_year: int | None) -> tuple[bool, str]:
@@ -109,30 +156,60 @@ def coverage_points(covered: int, total: int) -> float:
 def weighted_score(
     accepted: int, authorities: Sequence[int], confidences: Sequence[str], covered: int, total: int
 ) -> float:
-    """The direction score from its parts, rounded to 2 places (so 6.0 is exactly 6.0)."""
-    total_score = (
-        source_points(accepted) * WEIGHTS["sources"]
-        + authority_points(authorities) * WEIGHTS["authority"]
-        + confidence_points(confidences) * WEIGHTS["confidence"]
-        + coverage_points(covered, total) * WEIGHTS["coverage"]
+    """The direction score from its raw inputs."""
+    return total_of(
+        {
+            "sources": source_points(accepted),
+            "authority": authority_points(authorities),
+            "confidence": confidence_points(confidences),
+            "coverage": coverage_points(covered, total),
+        }
     )
-    return round(min(total_score, 10.0), 2)
+
+
+def total_of(parts: Mapping[str, float]) -> float:
+    """The weighted total, rounded to 2 places (so 6.0 is exactly 6.0)."""
+    return round(min(sum(parts[name] * weight for name, weight in WEIGHTS.items()), 10.0), 2)
 
 
 def covered_angles(findings: Findings) -> list[str]:
-    with_fact = {f.angle for f in findings.facts}
-    return [q for q in findings.queries if q in with_fact]
+    """The queries a relevant fact answers: it speaks to the query (whichever query found
+    its page: a search tool returns a page once, for the first query that found it)."""
+    facts = findings.relevant_facts()
+    return [
+        q
+        for q in findings.angle_queries()
+        if any((f.angle == q and f.answers_angle) or relevance(q, f.text).relevant for f in facts)
+    ]
 
 
-def direction_score(findings: Findings) -> float:
-    fetched = findings.fetched()
-    return weighted_score(
-        len(fetched),
-        [s.authority for s in fetched],
-        [f.confidence for f in findings.facts],
-        len(covered_angles(findings)),
-        len(findings.queries),
-    )
+def counted_sources(
+    findings: Findings, origins: Mapping[str, str] | None = None
+) -> list[SourceNote]:
+    """Fetched sources with a relevant fact, once per URL and once per origin."""
+    useful = {f.url for f in findings.relevant_facts()}
+    counted: dict[str, SourceNote] = {}
+    for note in findings.fetched():
+        if note.url not in useful:
+            continue
+        origin = (origins or {}).get(note.source_id or "", note.url)
+        counted.setdefault(origin, note)
+    return list(counted.values())
+
+
+def score_parts(findings: Findings, origins: Mapping[str, str] | None = None) -> dict[str, float]:
+    """The four inputs, each on its 0–10 scale."""
+    counted = counted_sources(findings, origins)
+    return {
+        "sources": source_points(len(counted)),
+        "authority": authority_points([effective_authority(s, findings) for s in counted]),
+        "confidence": confidence_points([f.confidence for f in findings.relevant_facts()]),
+        "coverage": coverage_points(len(covered_angles(findings)), len(findings.angle_queries())),
+    }
+
+
+def direction_score(findings: Findings, origins: Mapping[str, str] | None = None) -> float:
+    return total_of(score_parts(findings, origins))
 
 
 @dataclass(frozen=True)
@@ -156,13 +233,14 @@ class Checks:
         return [name for name, passed in self.as_dict().items() if not passed]
 
 
-def run_checks(findings: Findings) -> Checks:
-    fetched = findings.fetched()
-    urls = {s.url for s in fetched}
+def run_checks(findings: Findings, origins: Mapping[str, str] | None = None) -> Checks:
+    urls = {s.url for s in findings.fetched()}
+    counted = counted_sources(findings, origins)
+    good = [s for s in counted if effective_authority(s, findings) >= MIN_AUTHORITY_CHECK]
     return Checks(
-        accepted_sources=sum(1 for s in fetched if s.authority >= MIN_AUTHORITY_CHECK) >= 2,
-        coverage=len(covered_angles(findings)) == len(findings.queries) > 0,
-        confidence_floor=any(f.confidence in ("high", "medium") for f in findings.facts),
+        accepted_sources=len(good) >= 2,
+        coverage=len(covered_angles(findings)) == len(findings.angle_queries()) > 0,
+        confidence_floor=any(f.confidence in ("high", "medium") for f in findings.relevant_facts()),
         no_fabrication=all(f.url and f.url in urls for f in findings.facts),
     )
 

@@ -1,8 +1,10 @@
-"""Phase 4: verify the facts, then write the findings by theme, not by direction.
+"""Phase 4: verify the facts, then write the findings by the sub-question they answer.
 
-Facts that overlap (most content words shared both ways) or that give one subject's
-attribute different values (``claims.conflict``) are merged into one entry that says
-whether their sources agree or conflict. A fact is a **[FACT]** with [N] citations
+Only relevant facts reach the findings (an off-topic fact stays in the ledger and the
+run's findings records, never in the report's findings, key findings or summary). Facts
+that overlap (most content words shared both ways) or that give one subject's attribute
+different values (``claims.conflict``) are merged into one entry that says whether their
+sources agree or conflict. A fact is a **[FACT]** with [N] citations
 and its claim marker; a theme's **[SYNTHESIS]** line is the engine's own analysis and cites
 nothing. Independence is the verification engine's: two sources of one origin count once.
 A fact with ≥ 2 independent supporting origins is high confidence; any other carries
@@ -12,7 +14,7 @@ A fact with ≥ 2 independent supporting origins is high confidence; any other c
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from assay.claims.conflict import conflict
@@ -27,22 +29,17 @@ from assay.store.sources import SourceLedger
 
 OVERLAP = 0.6
 _BRACKET_NUMBER = re.compile(r"\[(\d+)\]")
-_THEMES = (
-    ("Criticism, risks and limitations", re.compile(
-        r"\b(critic\w*|risk\w*|concern\w*|problem\w*|limit\w*|fell|decline\w*|argue\w*|damage\w*)\b",
-        re.I)),
-    ("History and dates", re.compile(
-        r"\b(1[5-9]\d\d|20\d\d|history|founded|built|opened|completed|first|since|until)\b", re.I)),
-    ("Figures and measurements", re.compile(r"\d")),
-)  # fmt: skip
-_GENERAL = "Description and context"
 _RANK = {"verified": 0, "weak": 1, "contradicted": 2, "needs_review": 3, "unverified": 4}
 
 
-async def verify_claims(run: Run, judge: Judge) -> list[ClaimRecord]:
-    """Verify each unverified claim against its sources and, as corroboration, the run's
-    other independent sources that speak to it (as the research agent does)."""
-    pending = [c.id for c in ClaimLedger(run.dir).claims() if c.status == "unverified"]
+async def verify_claims(
+    run: Run, judge: Judge, only: Collection[str] | None = None
+) -> list[ClaimRecord]:
+    """Verify each unverified claim (of ``only``, when given) against its sources and, as
+    corroboration, the run's other independent sources that speak to it (as the research
+    agent does)."""
+    claims = ClaimLedger(run.dir).claims()
+    pending = [c.id for c in claims if c.status == "unverified" and (only is None or c.id in only)]
     every_source = [r.id for r in SourceLedger(run.dir).records()]
     return await VerificationEngine(run, judge).verify_all(only=pending, corroborators=every_source)
 
@@ -102,10 +99,6 @@ def group_facts(claims: Sequence[ClaimRecord]) -> list[Group]:
     return groups
 
 
-def theme_of(text: str) -> str:
-    return next((name for name, pattern in _THEMES if pattern.search(text)), _GENERAL)
-
-
 class Citations:
     """[N] numbers, given to sources in the order the report first cites them."""
 
@@ -157,52 +150,60 @@ class Synthesis:
     facts: int
     high: int
     conflicts: int
+    groups: list[Group] = field(default_factory=list)  # ranked, best first
+    citations: Citations = field(default_factory=lambda: Citations())
+
+
+def relevant_claims(run: Run, all_findings: Sequence[Findings]) -> list[tuple[str, ClaimRecord]]:
+    """(sub-question, claim) for every relevant fact, each claim once (its first direction)."""
+    ledger = {c.id: c for c in ClaimLedger(run.dir).claims()}
+    seen: set[str] = set()
+    out = []
+    for findings in all_findings:
+        for fact in findings.relevant_facts():
+            if fact.claim_id in ledger and fact.claim_id not in seen:
+                seen.add(fact.claim_id)
+                out.append((findings.direction, ledger[fact.claim_id]))
+    return out
 
 
 def synthesize(run: Run, all_findings: Sequence[Findings]) -> Synthesis:
-    """The ## Findings body from the workers' files and the verified ledger."""
-    ledger = {c.id: c for c in ClaimLedger(run.dir).claims()}
-    wanted = dict.fromkeys(f.claim_id for fs in all_findings for f in fs.facts)
-    claims = [ledger[c] for c in wanted if c in ledger]
-    groups = group_facts(claims)
+    """The ## Findings body from the relevant facts and the verified ledger, one section per
+    sub-question (direction)."""
+    chosen = relevant_claims(run, all_findings)
     sources = RunSources.load(run.dir)
     cites = Citations()
-    by_theme: dict[str, list[tuple[Group, str, bool]]] = {}
-    ranked = sorted(groups, key=lambda g: (_RANK[g.lead.status], -len(g.supporting)))
-    for group in ranked:
-        text, independent = _entry(group, cites, sources)
-        by_theme.setdefault(theme_of(group.lead.text), []).append((group, text, independent))
     lines: list[str] = []
-    order = [name for name, _ in _THEMES] + [_GENERAL]
-    for theme in sorted(by_theme, key=order.index):
-        entries = by_theme[theme]
-        lines += [f"### {theme}", ""]
+    everything: list[tuple[Group, str, bool]] = []
+    for question in dict.fromkeys(q for q, _ in chosen):
+        groups = group_facts([c for q, c in chosen if q == question])
+        ranked = sorted(groups, key=lambda g: (_RANK[g.lead.status], -len(g.supporting)))
+        entries = [(g, *_entry(g, cites, sources)) for g in ranked]
+        everything += entries
+        lines += [f"### {clean(question)}", ""]
         lines += [f"- {text}" for _, text, _ in entries]
         high = sum(1 for _, _, independent in entries if independent)
         conflicts = sum(1 for group, _, _ in entries if group.conflict)
         lines += [
             "",
-            f"**[SYNTHESIS]** {len(entries)} finding(s) on this theme: {high} rest on two or "
+            f"**[SYNTHESIS]** {len(entries)} finding(s) answer this: {high} rest on two or "
             f"more independent sources, {len(entries) - high - conflicts} on a single source, "
             f"and sources conflict on {conflicts}.",
             "",
         ]
     if not lines:
-        lines = ["No accepted source stated a fact on this topic.", ""]
-    key = [text.removeprefix("**[FACT]** ") for _, text, _ in _best(by_theme)]
-    all_entries = [e for entries in by_theme.values() for e in entries]
+        lines = ["No accepted source stated a fact relevant to this topic.", ""]
+    best = sorted(
+        everything, key=lambda e: (not e[2], _RANK[e[0].lead.status], -len(e[0].supporting))
+    )
     return Synthesis(
         findings="\n".join(lines).rstrip(),
-        key_findings=key,
-        key_texts=[clean(g.lead.text) for g, _, _ in _best(by_theme)],
+        key_findings=[text.removeprefix("**[FACT]** ") for _, text, _ in best[:3]],
+        key_texts=[clean(g.lead.text) for g, _, _ in best[:3]],
         cited=cites.numbers,
-        facts=len(all_entries),
-        high=sum(1 for _, _, independent in all_entries if independent),
-        conflicts=sum(1 for group, _, _ in all_entries if group.conflict),
+        facts=len(everything),
+        high=sum(1 for _, _, independent in everything if independent),
+        conflicts=sum(1 for group, _, _ in everything if group.conflict),
+        groups=[g for g, _, _ in best],
+        citations=cites,
     )
-
-
-def _best(by_theme: dict[str, list[tuple[Group, str, bool]]]) -> list[tuple[Group, str, bool]]:
-    entries = [e for items in by_theme.values() for e in items]
-    entries.sort(key=lambda e: (not e[2], _RANK[e[0].lead.status], -len(e[0].supporting)))
-    return entries[:3]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.claims.extract import ClaimExtractor, record_claims
+from assay.claims.relevance import Relevance, relevance
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
 from assay.protocols.deep.findings import Confidence, Fact, Findings, SourceNote
@@ -48,6 +49,8 @@ class WorkerTask:
     search_instructions: str
     covered_urls: frozenset[str] = frozenset()  # the planner's adjustment: read already
     attempt: int = 1
+    question: str = ""  # the sub-question a fact's relevance is measured against
+    topic: str = ""
 
     def prompt(self) -> str:
         return TEMPLATE.format(
@@ -75,9 +78,11 @@ class Worker:
         self._session = session
         self._extractor = extractor
         self._max_sources = MAX_SOURCES if max_sources is None else max_sources
+        self._questions: list[str] = []
 
     async def run(self, task: WorkerTask) -> Findings:
         findings = Findings(task.number, task.direction, list(task.queries), attempt=task.attempt)
+        self._questions = [q for q in (task.question, task.topic) if q] or [task.direction]
         outcome = await self._session.search(list(task.queries))
         for query, error in outcome.errors.items():
             findings.notes.append(f"query {query!r} failed: {error}")
@@ -127,10 +132,15 @@ class Worker:
             claim = by_text.get(draft.text.casefold())
             if claim is None:
                 continue  # refused: page text that addresses an agent is never a fact
-            confidence: Confidence = "low" if note.authority <= 2 else claim.confidence
+            rel = fact_relevance(self._questions, claim.text, note.title)
+            angle = relevance(note.query, claim.text, title=note.title)
+            confidence: Confidence = "low"  # until the planner has verified it
             findings.facts.append(
-                Fact(claim.text, note.url, source_id, claim.id, confidence, note.query)
-            )
+                Fact(
+                    claim.text, note.url, source_id, claim.id, confidence, note.query,
+                    round(rel.score, 3), rel.relevant, rel.relevant and angle.relevant, rel.method,
+                )
+            )  # fmt: skip
         return SourceNote(
             note.url, note.title, note.query, note.authority, note.recency, True,
             note.reason, source_id,
@@ -153,3 +163,8 @@ def _round_robin(
             if queues[query]:
                 chosen.append(queues[query].pop(0))
     return chosen
+
+
+def fact_relevance(questions: list[str], text: str, title: str) -> Relevance:
+    """A fact's relevance: the best over the direction's sub-question and the topic."""
+    return max((relevance(q, text, title=title) for q in questions), key=lambda r: r.score)

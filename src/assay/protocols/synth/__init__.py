@@ -9,7 +9,7 @@ turns it into exit code 0, 5, 6 or 7. ``synth`` is the same, synchronously.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,8 @@ from assay.protocols.synth.panel import Blocked, Incomplete, Manager, Mismatch, 
 from assay.protocols.synth.roster import (
     Agent,
     Roster,
+    default_roster,
+    describe_roster,
     load_roster,
     parse_roster,
     roster_from_flags,
@@ -66,16 +68,23 @@ class SynthResult:
 async def synth_async(
     topic: str,
     *,
-    roster: Roster | Path,
+    roster: Roster | Path | None = None,
     output: Path,
     settings: Settings | None = None,
     timeouts: Timeouts | None = None,
     models: Mapping[str, Model] | None = None,
     listener: Listener | None = None,
+    echo: Callable[[str], None] | None = None,
 ) -> SynthResult:
-    """Run the panel on ``topic``; ``models`` overrides agents' models by name (tests)."""
+    """Run the panel on ``topic``; ``models`` overrides agents' models by name (tests).
+    Without a ``roster`` the default one is built from what is configured
+    (``default_roster``; ``echo`` gets it, one agent a line) and pre-flight decides."""
     settings = settings or load_settings()
     context = start_run(settings, topic, "synth", output=str(output))
+    if roster is None:
+        roster = default_roster(settings, context.keys)
+        if echo is not None:
+            echo("Default roster (none was given):\n" + describe_roster(roster))
     if listener is not None:
         context.run.events.listeners.append(listener)
     engines = {a.model or settings.model or "extractive" for a in _agents(roster)}
@@ -137,6 +146,7 @@ __all__ = [
     "SynthHalted",
     "SynthResult",
     "Timeouts",
+    "default_roster",
     "load_roster",
     "parse_roster",
     "roster_from_flags",

@@ -24,7 +24,7 @@ import signal
 
 from assay.engines.extractive.text import content_words, split_sentences
 from assay.errors import ProviderError
-from assay.protocols.synth.agents import Gathered, Written
+from assay.protocols.synth.agents import CodeQueries, Gathered, Written
 
 _CITE = re.compile(r"\[(\d+)\]")
 _RAW_URL = re.compile(r"<?(?:https?|index|workspace)://[^\s<>)\]]+>?")
@@ -33,7 +33,7 @@ SOURCE_CHARS = 1_500
 MATCH = 0.6
 
 
-class CommandWorker:
+class CommandWorker(CodeQueries):
     def __init__(self, command: tuple[str, ...], *, name: str) -> None:
         self.command = command
         self.name = name

@@ -54,4 +54,6 @@ def parse_fact_checks(markdown: str) -> list[FactCheck]:
             verdict = cells[verdict_column].strip("* ").upper()
             if verdict in current.counts:
                 current.counts[verdict] += 1
+            elif verdict == "BLOCKED":  # the row that says why the rest went unchecked
+                current.blocked = cells[-1] or "blocked"
     return found

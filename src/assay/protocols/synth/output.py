@@ -39,6 +39,7 @@ class FinalLine:
     urls: list[str]
     """The pages that support the statement (none: no source was found that says it)."""
     asserted_by: str = ""
+    more_claims: list[str] = field(default_factory=list)  # a written sentence's other claims
 
 
 @dataclass
@@ -57,6 +58,9 @@ class Synthesis:
     ending: str = "[DONE]"
     ending_detail: str = ""
     engines: dict[str, str] = field(default_factory=dict)  # searcher → engine and search tool
+    log: list[str] = field(default_factory=list)  # the MANAGER's log lines (reassignment)
+    answer: FinalLine | None = None  # the short answer that opens the final response
+    dropped: int = 0  # written final sentences their cited quotes did not support
 
 
 def _searchers(synth: Synthesis) -> str:
@@ -74,7 +78,7 @@ def cell(text: str, limit: int = 300) -> str:
 
 
 def _marker(claim_id: str | None, statuses: Mapping[str, str]) -> str:
-    if claim_id is None:
+    if not claim_id:  # a verdict assay did not take has no fact-check claim
         return ""
     return " " + claim_marker(claim_id, statuses.get(claim_id, "unverified"))  # type: ignore[arg-type]
 
@@ -119,9 +123,6 @@ def _phase2(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
     for (checker, target), rows in synth.checks.items():
         out += [f"### {checker} Fact-Check of {target}"]
         why = synth.blocked.get((2, checker))
-        if why and not rows:
-            out += ["", f"**[BLOCK]** {why}", ""]
-            continue
         out += ["| Claim | Verdict | Source |", "|-------|---------|--------|"]
         for row in rows:
             claim = cell(row.text) + _marker(row.check_id, statuses)
@@ -129,29 +130,30 @@ def _phase2(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
             if row.quote:
                 source += f' — "{cell(row.quote, 160)}"'
             out.append(f"| {claim} | {row.verdict} | {source} |")
+        if why:  # a blocked checker's unchecked assertions are not silently cut
+            out.append(f"| (the assertions not checked) | BLOCKED | {cell(why)} |")
         out.append("")
     return out
 
 
 def _phase3(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
     out = ["## Phase 3: Best and Verified Response", "", f"**Chief Author:** {synth.chief}", ""]
-    urls: list[str] = []
+    raw = _raw_labels(synth)
+
+    def written(line: FinalLine) -> str:
+        cites = "".join(dict.fromkeys(f"[{raw.get(url, 'Phase 2')}]" for url in line.urls))
+        text = f"{' '.join(neutralize(line.text).split())} {cites}".rstrip()
+        return text + "".join(_marker(c, statuses) for c in [line.claim_id, *line.more_claims])
+
+    if synth.answer is not None:
+        out += [f"**Answer:** {written(synth.answer)}", ""]
     for paragraph in synth.final:
-        parts = []
-        for line in paragraph:
-            numbers = []
-            for url in line.urls:
-                if url not in urls:
-                    urls.append(url)
-                numbers.append(urls.index(url) + 1)
-            cites = "".join(f"[{n}]" for n in numbers)
-            parts.append(f"{' '.join(neutralize(line.text).split())} {cites}".rstrip())
-            parts[-1] += _marker(line.claim_id, statuses)
-        out += [" ".join(parts), ""]
+        out += [" ".join(written(line) for line in paragraph), ""]
     if not synth.final:
         out += ["No assertion was verified by the fact-checks.", ""]
-    if urls:
-        out += ["Sources: " + "; ".join(f"[{n}] {cell(u)}" for n, u in enumerate(urls, 1)), ""]
+    if synth.dropped:
+        out += [f"_{synth.dropped} written sentence(s) left out: their cited quotes do not "
+                "support them._", ""]  # fmt: skip
     out += [
         "### Unverified Claims",
         "",
@@ -172,6 +174,16 @@ def _phase3(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
     return [*out, ""]
 
 
+def _raw_labels(synth: Synthesis) -> dict[str, str]:
+    """url → "Agent n": the row of a searcher's raw-results table that lists it (the spec
+    keeps full URLs in those tables only); a URL only a fact-check read is in Phase 2."""
+    labels: dict[str, str] = {}
+    for narrative in synth.narratives:
+        for number, source in enumerate(narrative.gathered.sources, start=1):
+            labels.setdefault(source.record.url, f"{narrative.agent} {number}")
+    return labels
+
+
 def render(synth: Synthesis, statuses: Mapping[str, str], preflight: str = "") -> str:
     out = [
         f"# {cell(synth.topic)} Research Synthesis",
@@ -180,6 +192,7 @@ def render(synth: Synthesis, statuses: Mapping[str, str], preflight: str = "") -
         f"**Date:** {synth.date}",
         f"**Searchers:** {_searchers(synth) or 'none'}",
         f"**Chief Author:** {synth.chief}",
+        *[f"**Log:** {cell(line)}" for line in synth.log],
         "",
         "---",
         "",

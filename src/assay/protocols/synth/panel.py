@@ -13,16 +13,19 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
+from assay.answers import answer_question
 from assay.claims.judge import Judge
+from assay.claims.relevance import relevance
 from assay.claims.select import build_judge
-from assay.errors import AssayError, RunError
+from assay.errors import AssayError, BudgetExhausted, RunCancelled, RunError
 from assay.events import ReportUpdated, Signal
 from assay.gather.session import GatherSession
 from assay.models import Model, ModelOptions, resolve_model
 from assay.protocols.runner import RunContext
 from assay.protocols.synth.agents import ExtractiveWorker, ModelWorker, Worker
 from assay.protocols.synth.command import CommandWorker
-from assay.protocols.synth.output import Synthesis, render
+from assay.protocols.synth.contract import ContractWorker
+from assay.protocols.synth.output import FinalLine, Synthesis, render
 from assay.protocols.synth.phases import (
     PHASE3_TASK,
     Member,
@@ -40,8 +43,10 @@ from assay.protocols.synth.preflight import (
 )
 from assay.protocols.synth.roster import Agent, Roster
 from assay.protocols.synth.timeouts import Timeouts, supervise
+from assay.report.prose import Statement
 from assay.store.atomic import atomic_write_text
 from assay.store.runs import REPORT_FILE
+from assay.store.sources import SourceLedger
 
 MODEL_TIMEOUT = 300.0
 
@@ -129,6 +134,7 @@ class Manager:
         context = self.context
         members: dict[str, Member] = {}
         answered: dict[str, str | None] = {}
+        urls: dict[str, int] = {}
 
         async def check(agent: Agent) -> None:
             if not agent.search_tool:
@@ -146,7 +152,7 @@ class Manager:
             except AssayError as exc:
                 answered[agent.name] = str(exc)
                 return
-            answered[agent.name] = await probe(session, self.synth.topic)
+            answered[agent.name], urls[agent.name] = await probe(session)
             worker, judge = self._worker(agent)
             members[agent.name] = Member(agent, worker, judge, session=session)
             engine = "command " + " ".join(agent.command) if agent.command else judge.name
@@ -154,13 +160,16 @@ class Manager:
 
         for agent in declared_searchers(self.roster):
             await check(agent)
-        finish(found, answered)
+        finish(found, answered, urls)
         self.synth.searchers = [a.name for a in found.searchers]
         if not found.ok:
             raise self.halt(Mismatch, "; ".join(found.problems))
-        return [members[a.name] for a in found.searchers]
+        chosen = [members[a.name] for a in found.searchers]
+        for index, member in enumerate(chosen):
+            member.index = index
+        return chosen
 
-    def _worker(self, agent: Agent) -> tuple[Worker, Judge]:
+    def _model(self, agent: Agent) -> Model | None:
         context = self.context
         try:
             model = self.models.get(agent.name)
@@ -174,9 +183,16 @@ class Manager:
             raise self.halt(
                 Blocked, f"missing input: {agent.name}'s model: {exc}", agent.name
             ) from None
+        return model
+
+    def _worker(self, agent: Agent) -> tuple[Worker, Judge]:
+        context = self.context
+        model = self._model(agent)
         judge = build_judge(model, budget=context.budget, meter=context.meter)
         if agent.command:
-            return CommandWorker(agent.command, name=agent.name), judge
+            kind = ContractWorker if agent.contract == "json" else CommandWorker
+            command: Worker = kind(agent.command, name=agent.name)
+            return command, judge
         if model is not None:
             worker = ModelWorker(
                 model, budget=context.budget, meter=context.meter, timeout=MODEL_TIMEOUT
@@ -189,39 +205,95 @@ class Manager:
         verified, unverified = final_statements(self.synth, ledger)
         self.synth.unverified = unverified
         panel = self.panel
+        verified = await self._answer(verified)
         names = [a.name for a in self.roster.agents]
         first = names.index(self.synth.chief) if self.synth.chief in names else 0
         order = names[first:] + names[:first]
-        statements = [line.text for line in verified]
         for name in order:
             if name in panel.block_reasons:
                 continue
             agent = self.roster.by_name(name)
             assert agent is not None
             worker, _ = self._worker(agent)
-            task = PHASE3_TASK.format(agent=name)
-            arranged = await supervise(
-                worker.arrange(task, statements) if statements else _nothing(),
+            final = await supervise(
+                self._write_final(worker, name, verified),
                 agent=name,
                 phase=3,
                 target=worker,
                 timeouts=panel.timeouts,
                 emit=panel.emit,
             )
-            if arranged is None:
+            if final is None:
                 continue
             if name != self.synth.chief:
                 warn_reassigned(panel, self.synth.chief, name)
+                self.synth.log.append(f"CHIEF_AUTHOR {self.synth.chief} unavailable; "
+                                      f"reassigned to {name}")  # fmt: skip
                 self.synth.chief = name
-            used = {n for p in arranged for n in p}
-            rest = [n for n in range(1, len(statements) + 1) if n not in used]
-            paragraphs = [*arranged, rest] if rest else arranged
-            self.synth.final = [[verified[n - 1] for n in p] for p in paragraphs]
+            self.synth.final = final
             panel.signal("[DONE]", name, f"{len(verified)} verified, {len(unverified)} unverified")
             return
         raise self.halt(Blocked, "no agent is available to write the final response")
 
+    async def _answer(self, verified: list[FinalLine]) -> list[FinalLine]:
+        """The verified statements relevant to the topic, the one that answers it first;
+        the short answer is kept for the top of the final response."""
+        topic = self.synth.topic
+        titles = {r.url: r.title or "" for r in SourceLedger(self.context.run.dir).records()}
+        relevant = [
+            v
+            for v in verified
+            if any(relevance(topic, v.text, title=titles.get(u, "")).relevant for u in v.urls)
+            or relevance(topic, v.text).relevant
+        ]  # as in Phase 1: a statement's source title counts
+        by_id = {c.id: c for c in self.panel.ledger.claims()}
+        claims = [by_id[v.claim_id] for v in relevant if v.claim_id in by_id]
+        chief = self.roster.by_name(self.synth.chief)
+        model = self._model(chief) if chief is not None else None
+        context = self.context
+        try:
+            answer = await answer_question(
+                topic, claims, model=model, budget=context.budget, meter=context.meter
+            )
+        except (BudgetExhausted, RunCancelled):
+            raise
+        except AssayError:  # the chief's model is down: the answer is picked without it
+            answer = await answer_question(topic, claims)
+        lead = next((v for v in relevant if v.claim_id in answer.claim_ids), None)
+        if answer.found and lead is not None:
+            if answer.text.casefold().strip(" .") != lead.text.casefold().strip(" ."):
+                self.synth.answer = FinalLine(answer.text, lead.claim_id, lead.urls)
+            relevant.remove(lead)
+            relevant.insert(0, lead)
+        return relevant
 
-async def _nothing() -> list[list[int]]:
-    await asyncio.sleep(0)
-    return []
+    async def _write_final(
+        self, worker: Worker, name: str, verified: list[FinalLine]
+    ) -> list[list[FinalLine]]:
+        """Written prose (an LLM chief, each sentence grounded in what it cites), else the
+        statements arranged into paragraphs."""
+        task = PHASE3_TASK.format(agent=name)
+        if not verified:
+            await asyncio.sleep(0)
+            return []
+        claims = {c.id: c for c in self.panel.ledger.claims()}
+        statements = [
+            Statement(v.text, tuple(e.quote for e in claims[v.claim_id].evidence) or (v.text,))
+            if v.claim_id in claims else Statement(v.text, (v.text,))
+            for v in verified
+        ]  # fmt: skip
+        prose = await worker.compose(task, self.synth.topic, statements)
+        if prose.written:
+            lines = []
+            for sentence in prose.sentences:
+                cited = [verified[n - 1] for n in sentence.cites]
+                urls = list(dict.fromkeys(u for c in cited for u in c.urls))
+                lines.append(FinalLine(sentence.text, cited[0].claim_id, urls,
+                                       more_claims=[c.claim_id for c in cited[1:]]))  # fmt: skip
+            self.synth.dropped = len(prose.dropped)
+            return [lines]
+        arranged = await worker.arrange(task, [v.text for v in verified])
+        used = {n for p in arranged for n in p}
+        rest = [n for n in range(1, len(verified) + 1) if n not in used]
+        paragraphs = [*arranged, rest] if rest else arranged
+        return [[verified[n - 1] for n in p] for p in paragraphs]

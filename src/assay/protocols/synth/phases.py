@@ -1,7 +1,9 @@
 """The three phases, run by the MANAGER (this code), which never searches.
 
-Phase 1: every searcher gathers with its own tool and writes, all at once (asyncio
-tasks); each sentence becomes a claim with its quote, and ``[PHASE1_DONE]`` is signalled.
+Phase 1: every searcher plans its own queries, gathers with its own tool and writes, all
+at once (asyncio tasks); each sentence becomes a claim (a verbatim one with its quote),
+and ``[PHASE1_DONE]`` is signalled. An agent's timers count only its own silence: the
+gathering and recording assay does for it pause its clock.
 Phase 2 starts only once every searcher has signalled or been blocked: each searcher
 fact-checks every other searcher's response, assertion by assertion, with ``fact_check``
 over its own GatherSession and its own judge, never counting a page the author read nor
@@ -12,8 +14,9 @@ Verdicts map from the engine's statuses:
     contradicted, with a located refuting quote FALSE
     anything else (needs_review, no evidence)   UNVERIFIABLE
 
-Phase 3: the chief author arranges the statements some fact-checker VERIFIED and none
-marked FALSE; the rest that no one marked FALSE go under Unverified Claims, each with who
+Phase 3: the chief author writes (an LLM, grounded prose) or arranges the statements
+relevant to the topic that some fact-checker VERIFIED and none marked FALSE, the short
+answer first; the rest that no one marked FALSE go under Unverified Claims, each with who
 asserted it and only the pages found to support it ("no source found" when none does).
 
 The ledgers are shared by the whole panel, so writes to claims.jsonl (record, append,
@@ -25,8 +28,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from assay.answers import answer_question
 from assay.claims.engine import VerificationEngine
 from assay.claims.extract import DraftClaim, record_claims
 from assay.claims.factcheck import Excluded, fact_check
@@ -35,9 +39,16 @@ from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signa
 from assay.gather.session import GatherSession
 from assay.protocols.runner import RunContext
 from assay.protocols.synth.agents import Narrative, Worker, gather
+from assay.protocols.synth.contract import (
+    ContractWorker,
+    Statement,
+    fetch_results,
+    narrative_of,
+    own_check,
+)
 from assay.protocols.synth.output import CheckRow, FinalLine, Synthesis
 from assay.protocols.synth.roster import Agent
-from assay.protocols.synth.timeouts import Timeouts, supervise
+from assay.protocols.synth.timeouts import Clock, TimedJudge, Timeouts, supervise
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.sources import SourceLedger
 
@@ -50,6 +61,10 @@ PHASE1_TASK = """{agent} - MANAGER here. TASK: Research "{topic}"
    - Uses proper citations [1] for non-common facts
 IMPORTANT: Response must be expository/narrative FIRST. Do NOT provide "next 10" style
 listings. Synthesize and explain. No raw links in the prose."""
+
+PHASE2_TASK = """{agent} - MANAGER here. TASK: Fact-check the other responses.
+For EACH statement, verify it via web search and give its verdict (VERIFIED / FALSE /
+UNVERIFIABLE) with the URL and the exact quote of the page that decides it."""
 
 PHASE3_TASK = """{agent} - MANAGER here. TASK: Write the "Best and Verified" response.
 Write a comprehensive response that captures ALL good/accurate content of every response
@@ -64,6 +79,8 @@ class Member:
     worker: Worker
     judge: Judge
     session: GatherSession | None = None
+    clock: Clock = field(default_factory=Clock)
+    index: int = 0  # its place among the searchers: which query strategy it takes
 
 
 class Panel:
@@ -94,12 +111,13 @@ class Panel:
         self.run.events.emit(PhaseStarted(phase="phase1", detail=f"{len(members)} searchers"))
         tasks = [
             supervise(
-                self._respond(m),
+                self._respond(m, len(members)),
                 agent=m.agent.name,
                 phase=1,
                 target=m.worker,
                 timeouts=self.timeouts,
                 emit=self.emit,
+                clock=m.clock,
             )
             for m in members
         ]
@@ -114,15 +132,26 @@ class Panel:
         self.run.events.emit(PhaseFinished(phase="phase1", detail=f"{len(done)} responses"))
         return done
 
-    async def _respond(self, member: Member) -> Narrative:
+    async def _respond(self, member: Member, total: int) -> Narrative:
         assert member.session is not None
-        name = member.agent.name
-        gathered = await gather(member.session, self.synth.topic)
-        task = PHASE1_TASK.format(agent=name, topic=self.synth.topic)
-        narrative = Narrative(
-            name, gathered, await member.worker.write(task, self.synth.topic, gathered)
-        )
-        await self._ledger(member, narrative)
+        name, topic = member.agent.name, self.synth.topic
+        task = PHASE1_TASK.format(agent=name, topic=topic)
+        if isinstance(member.worker, ContractWorker):  # it searches for itself
+            reply = await member.worker.research(task, topic)
+            member.clock.beat()
+            async with member.clock.assay():  # assay reads every result it reported
+                found, numbers = await fetch_results(member.session, reply)
+            narrative = narrative_of(name, reply, found, numbers)
+        else:
+            queries = await member.worker.plan(topic, member.index, total)
+            member.clock.beat()
+            async with member.clock.assay():
+                gathered = await gather(member.session, queries)
+            narrative = Narrative(name, gathered, await member.worker.write(task, topic, gathered))
+        member.clock.beat()
+        async with member.clock.assay():
+            await self._ledger(member, narrative)
+            await self._answer_first(narrative)
         self.signal("[PHASE1_DONE]", name, f"{sum(map(len, narrative.paragraphs))} sentences")
         return narrative
 
@@ -152,7 +181,26 @@ class Panel:
                         ids.append(sentence.claim_id)
                 paragraph[:] = [s for s in paragraph if s.claim_id is not None]
             narrative.paragraphs = [p for p in narrative.paragraphs if p]
-            await VerificationEngine(self.run, member.judge).verify_all(only=ids)
+            judge = TimedJudge(member.judge, member.clock)  # its judge's calls are its own
+            await VerificationEngine(self.run, judge).verify_all(only=ids)
+
+    async def _answer_first(self, narrative: Narrative) -> None:
+        """The sentence that answers the topic leads the narrative (``answer_question``
+        over the narrative's verified claims; the first paragraph otherwise stays)."""
+        mine = {s.claim_id for p in narrative.paragraphs for s in p if s.claim_id}
+        claims = [c for c in self.ledger.claims() if c.id in mine]
+        answer = await answer_question(self.synth.topic, claims)
+        if not answer.claim_ids:
+            return
+        lead = answer.claim_ids[0]
+        for paragraph in narrative.paragraphs:
+            first = next((s for s in paragraph if s.claim_id == lead), None)
+            if first is not None:
+                paragraph.remove(first)
+                paragraph.insert(0, first)
+                narrative.paragraphs.remove(paragraph)
+                narrative.paragraphs.insert(0, paragraph)
+                return
 
     def _existing(self, text: str) -> str | None:
         wanted = text.casefold()
@@ -187,6 +235,7 @@ class Panel:
                     target=c.worker,
                     timeouts=self.timeouts,
                     emit=self.emit,
+                    clock=c.clock,
                 )
                 for c in checkers
             )
@@ -200,7 +249,10 @@ class Panel:
     async def _check_all(self, checker: Member, narratives: list[Narrative]) -> bool:
         assert checker.session is not None
         name = checker.agent.name
-        engine = VerificationEngine(self.run, checker.judge)
+        if isinstance(checker.worker, ContractWorker):
+            return await self._own_checks(checker, checker.worker, narratives)
+        # the checker's searching and fetching are assay's; its judge's calls are its own
+        engine = VerificationEngine(self.run, TimedJudge(checker.judge, checker.clock))
         for target in narratives:
             if target.agent == name:
                 continue
@@ -210,13 +262,41 @@ class Panel:
             authors = Excluded([s.record for s in read], {s.record.id: s.text for s in read})
             for paragraph in target.paragraphs:
                 for sentence in paragraph:
-                    async with self.lock:
+                    async with checker.clock.assay(), self.lock:
                         checked = await fact_check(
                             sentence.text, checker.session, engine,
                             created_by=f"{name} fact-check of {target.agent}",
                             excluded=authors,
                         )  # fmt: skip
                     rows.append(self._row(sentence.claim_id or "", checked))
+                    checker.clock.beat()
+        self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
+        return True
+
+    async def _own_checks(
+        self, checker: Member, worker: ContractWorker, narratives: list[Narrative]
+    ) -> bool:
+        """A contract agent's own verdicts, each kept only when assay finds its quote."""
+        assert checker.session is not None
+        name = checker.agent.name
+        for target in narratives:
+            if target.agent == name:
+                continue
+            sentences = [s for p in target.paragraphs for s in p]
+            listed = [Statement(n, target.agent, s.text, s.claim_id or "")
+                      for n, s in enumerate(sentences, start=1)]  # fmt: skip
+            reply = await worker.check(PHASE2_TASK.format(agent=name), self.synth.topic, listed)
+            checker.clock.beat()
+            given = {v.statement: v for v in reply.verdicts}
+            rows = self.synth.checks[(name, target.agent)]
+            for statement in listed:
+                async with checker.clock.assay(), self.lock:
+                    verdict, check_id, url, quote = await own_check(
+                        self.run, checker.session, name, target.agent, statement,
+                        given.get(statement.number),
+                    )  # fmt: skip
+                rows.append(CheckRow(statement.claim_id, statement.text, verdict, check_id,
+                                     url, quote))  # fmt: skip
         self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
         return True
 

@@ -2,7 +2,9 @@
 
 Rules (search-synth.txt): at least two agents with ``can_search: true`` — and here a
 declaration is not taken on faith: each searcher's own tool must answer a probe query with
-at least one result URL, or it does not count; at least one MANAGER, who never searches;
+no failure, or it does not count (the probe is the neutral ``PROBE_QUERY``, not the topic:
+a working tool with no hits for an unusual topic still searches); at least one MANAGER,
+who never searches;
 a CHIEF_AUTHOR (``chief_author:``, or an agent with that role, else the MANAGER).
 """
 
@@ -12,6 +14,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from assay.config import Settings
+from assay.gather.search.probe import PROBE_QUERY
 from assay.gather.session import GatherSession
 from assay.protocols.synth.roster import Agent, Roster
 
@@ -52,18 +55,18 @@ class Preflight:
         return "\n".join(lines) + "\n\n" + "\n".join(f"- {p}" for p in self.problems) + "\n"
 
 
-async def probe(session: GatherSession, query: str, limit: float = PROBE_TIMEOUT) -> str | None:
-    """None when the tool answered with ≥1 result URL, else why it does not count."""
+async def probe(
+    session: GatherSession, query: str = PROBE_QUERY, limit: float = PROBE_TIMEOUT
+) -> tuple[str | None, int]:
+    """(None when the tool answered, else why it does not count; its result URLs)."""
     try:
         async with asyncio.timeout(limit):
             results = await session.provider.search([query], max_results=3)
     except TimeoutError:
-        return f"no answer within {limit:g} s"
+        return f"no answer within {limit:g} s", 0
     except Exception as exc:  # any failure of the tool means it cannot search
-        return f"{type(exc).__name__}: {str(exc)[:160]}"
-    if not any(r.url for r in results):
-        return "answered with no result URL"
-    return None
+        return f"{type(exc).__name__}: {str(exc)[:160]}", 0
+    return None, sum(1 for r in results if r.url)
 
 
 def check_roles(roster: Roster) -> Preflight:
@@ -95,13 +98,20 @@ def declared_searchers(roster: Roster) -> list[Agent]:
     return [a for a in roster.agents if a.can_search and "MANAGER" not in a.roles]
 
 
-def finish(found: Preflight, answered: dict[str, str | None]) -> Preflight:
+def finish(
+    found: Preflight, answered: dict[str, str | None], urls: dict[str, int] | None = None
+) -> Preflight:
     """Rule 1, once every declared searcher's probe is in."""
     for agent in found.roster.agents:
         if agent.name not in answered:
             continue
         failure = answered[agent.name]
-        found.probes[agent.name] = "answered" if failure is None else f"failed: {failure}"
+        count = (urls or {}).get(agent.name, 0)
+        found.probes[agent.name] = (
+            f"answered {PROBE_QUERY!r} with {count} result URL(s)"
+            if failure is None
+            else f"failed: {failure}"
+        )
         if failure is None:
             found.searchers.append(agent)
     declared = [a.name for a in found.roster.agents if a.can_search]

@@ -10,6 +10,9 @@ A roster file is either a list of agents or a mapping with ``agents`` (and optio
          searxng_url: "http://127.0.0.2:8080", model: "openai:gpt-4.1-mini"}
       - {name: Peer, role: SEARCHER, can_search: true, search_tool: local,
          command: ["my-agent-cli", "--stdin"]}
+      - {name: Own, role: SEARCHER, can_search: true, search_tool: searxng,
+         command: ["python", "-m", "assay.protocols.synth.example_agent", "--searxng",
+                   "http://127.0.0.2:8080"], contract: json}
 
 ``role`` is one role or several (``[MANAGER, CHIEF_AUTHOR]`` or ``"MANAGER + CHIEF_AUTHOR"``).
 Pydantic checks the file at the boundary; the protocol only sees ``Agent`` and ``Roster``.
@@ -26,7 +29,10 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from assay.config import Settings
 from assay.errors import BadInputError
+from assay.gather.search.probe import configured_providers
+from assay.keys import KeyStore
 
 Role = Literal["MANAGER", "SEARCHER", "CHIEF_AUTHOR"]
 ROLES: tuple[Role, ...] = ("MANAGER", "SEARCHER", "CHIEF_AUTHOR")
@@ -44,6 +50,7 @@ class Agent:
     model: str | None = None
     base_url: str | None = None
     command: tuple[str, ...] = ()
+    contract: str | None = None  # "json": the command searches and checks for itself
 
     @property
     def kind(self) -> str:
@@ -83,6 +90,7 @@ class _AgentIn(BaseModel):
     model: str | None = None
     base_url: str | None = None
     command: list[str] | None = None
+    contract: Literal["json"] | None = None
 
     @field_validator("role", mode="before")
     @classmethod
@@ -129,6 +137,7 @@ def parse_roster(data: Any) -> Roster:
             model=a.model,
             base_url=a.base_url,
             command=tuple(a.command or ()),
+            contract=a.contract,
         )
         for a in parsed.agents
     )
@@ -163,3 +172,32 @@ def roster_from_flags(flags: list[str], chief_author: str | None = None) -> Rost
             entry[key] = value.lower() in ("true", "yes", "1") if key == "can_search" else value
         agents.append(entry)
     return parse_roster({"agents": agents, "chief_author": chief_author})
+
+
+def default_roster(settings: Settings, keys: KeyStore) -> Roster:
+    """The roster when none is given, from what is configured: the configured model (or
+    the extractive engine) as MANAGER and CHIEF_AUTHOR, and one searcher per configured
+    search provider, each writing with the configured model. Pre-flight then decides: one
+    provider alone is one searcher, which is a [MISMATCH]."""
+    engine = settings.model or "extractive"
+    manager = Agent(
+        name=f"Manager ({engine})", roles=frozenset({"MANAGER", "CHIEF_AUTHOR"}),
+        model=settings.model, base_url=settings.base_url,
+    )  # fmt: skip
+    searchers = tuple(
+        Agent(
+            name=f"Searcher-{provider}",
+            roles=frozenset({"SEARCHER"}),
+            can_search=True,
+            search_tool=provider,
+            model=settings.model,
+            base_url=settings.base_url,
+        )
+        for provider in configured_providers(settings, keys)
+    )
+    return Roster((manager, *searchers), manager.name)
+
+
+def describe_roster(roster: Roster) -> str:
+    """The roster as the spec's example lists it, one agent a line."""
+    return "\n".join(f"  - {a.name}: {a.declared()}" for a in roster.agents)

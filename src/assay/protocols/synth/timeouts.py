@@ -6,16 +6,23 @@ and the conversation re-sent with the POKE as the latest user turn), an external
 gets ``SIGUSR1`` (a process cannot be handed a second stdin; a command that ignores the
 signal is ended at the block). At ``block_after`` seconds the agent is ``[BLOCK]``ed and
 the log says ``<AGENT> unresponsive after POKE, proceeding with available agents``.
+
+The timers time the agent's silence only (``Clock``): while assay itself works for the
+agent (searching and fetching with its tool, recording and verifying its claims, waiting
+for the shared ledger) the clock is paused, and every output or progress of the agent
+restarts it. A slow site never gets a healthy agent poked or blocked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from assay.claims.judge import Judge, Verdict
 from assay.errors import AssayError, BudgetExhausted, RunCancelled
 from assay.events import Event, Signal
 
@@ -48,6 +55,42 @@ class Pokeable(Protocol):
     def poke(self, text: str) -> None: ...
 
 
+class Clock:
+    """How long an agent has been silent: paused while assay works for it."""
+
+    def __init__(self) -> None:
+        self._paused = 0
+        self._last = time.monotonic()
+
+    def beat(self) -> None:
+        """The agent produced output or progress: its silence starts again."""
+        self._last = time.monotonic()
+
+    def silent_for(self) -> float:
+        return 0.0 if self._paused else time.monotonic() - self._last
+
+    @contextlib.asynccontextmanager
+    async def agent(self) -> AsyncIterator[None]:
+        """The agent's own work inside assay's (its judge reading evidence): timed again."""
+        paused, self._paused = self._paused, 0
+        self.beat()
+        try:
+            yield
+        finally:
+            self._paused += paused
+            self.beat()
+
+    @contextlib.asynccontextmanager
+    async def assay(self) -> AsyncIterator[None]:
+        """Assay's own work for the agent: not the agent's silence."""
+        self._paused += 1
+        try:
+            yield
+        finally:
+            self._paused -= 1
+            self.beat()
+
+
 async def supervise(
     work: Awaitable[T],
     *,
@@ -56,22 +99,31 @@ async def supervise(
     target: Pokeable,
     timeouts: Timeouts,
     emit: Callable[[Event], object],
+    clock: Clock | None = None,
 ) -> T | None:
-    """``work``'s result, or None when the agent was blocked (the signal says why)."""
+    """``work``'s result, or None when the agent was blocked (the signal says why).
+    ``clock`` measures the agent's silence (a fresh one: all of the time counts)."""
+    clock = clock or Clock()
+    clock.beat()
     task = asyncio.ensure_future(work)
+    poked = False
     try:
-        done, _ = await asyncio.wait({task}, timeout=timeouts.poke_after)
-        if not done:
+        while True:
+            limit = timeouts.block_after if poked else timeouts.poke_after
+            remaining = limit - clock.silent_for()
+            if remaining > 0:
+                done, _ = await asyncio.wait({task}, timeout=remaining)
+                if done:
+                    return task.result()
+                continue
+            if poked:
+                await _cancel(task)
+                emit(Signal(signal="[BLOCK]", agent=agent, detail=unresponsive(agent)))
+                return None
             text = poke_text(agent, phase)
             emit(Signal(signal="[POKE]", agent=agent, detail=text))
             target.poke(text)
-            rest = timeouts.block_after - timeouts.poke_after
-            done, _ = await asyncio.wait({task}, timeout=rest)
-        if not done:
-            await _cancel(task)
-            emit(Signal(signal="[BLOCK]", agent=agent, detail=unresponsive(agent)))
-            return None
-        return task.result()
+            poked = True
     except (BudgetExhausted, RunCancelled):
         raise
     except AssayError as exc:
@@ -88,3 +140,16 @@ async def _cancel(task: asyncio.Future[T]) -> None:
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError, Exception):
         await task
+
+
+class TimedJudge:
+    """A checker's judge whose calls are the agent's own time on its clock."""
+
+    def __init__(self, judge: Judge, clock: Clock) -> None:
+        self._judge = judge
+        self._clock = clock
+        self.name = judge.name
+
+    async def judge(self, claim: str, evidence: str) -> Verdict:
+        async with self._clock.agent():
+            return await self._judge.judge(claim, evidence)

@@ -8,15 +8,21 @@ is turned into key points — claims appended at once — as soon as it and ever
 before it are read, so the claim ids follow the candidates' order whatever the network
 does. A source that fails the fetcher's policy (scheme, robots.txt, pacing, type, size,
 tokens), that repeats a page already used, that a search found but that is not about the
-topic, or that has no key point, is skipped with its reason.
+topic, or that has no key point, is skipped with its reason. A page cut at the size cap is
+kept but marked truncated, and does not count toward the depth.
+
+When the candidates run out before the depth is met, the keywords are searched again with
+new queries (other strategies on the topic, ``MORE_SEARCHES`` rounds at most) before the
+run settles for "minimum not met".
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from assay.engines.extractive.asking import strategy_queries
 from assay.engines.extractive.planner import expand_queries
 from assay.engines.extractive.text import content_words
 from assay.gather.reader import ReadSource
@@ -25,6 +31,8 @@ from assay.gather.session import GatherSession
 from assay.protocols.web_research.results import Skipped, SourceFindings, WebResearchRequest
 
 Process = Callable[[ReadSource], Awaitable[SourceFindings | None]]
+MORE_SEARCHES = 2
+"""Extra search rounds when the first search did not give enough usable sources."""
 
 
 def _clip(query: str) -> str:
@@ -70,6 +78,11 @@ class Collected:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     candidates: int = 0
+    searched: list[str] = field(default_factory=list)
+
+    def usable(self) -> int:
+        """Sources that count toward the depth (a page cut at the size cap does not)."""
+        return sum(1 for f in self.findings if not f.truncated)
 
 
 async def collect(
@@ -78,30 +91,43 @@ async def collect(
     process: Process,
     skip_reasons: Mapping[str, str],
     out: Collected | None = None,
+    capped: Collection[str] = (),
 ) -> Collected:
     """Read candidates until ``request.target`` sources are usable (see the docstring).
 
     ``process`` turns a read source into findings (None: no key point); ``skip_reasons``
-    is filled by the run's ``source.skipped`` events, url → reason. ``out`` is filled as
-    sources are read, so a run stopped by its budget still knows what it had.
+    is filled by the run's ``source.skipped`` events, url → reason, and ``capped`` by its
+    size-cap warnings (the URLs cut at the cap). ``out`` is filled as sources are read, so
+    a run stopped by its budget still knows what it had.
     """
     out = out if out is not None else Collected()
     candidates: list[tuple[str, bool]] = [(url, False) for url in request.urls]
     if request.keywords:
         queries, warnings = search_queries(request.topic, request.keywords)
         out.warnings += warnings
-        outcome = await session.search(queries)
-        out.warnings += [f"search for {q!r} failed: {e}" for q, e in outcome.errors.items()]
-        given = set(request.urls)
-        candidates += [(r.url, True) for r in outcome.results if r.url not in given]
-        if not outcome.results:
+        candidates += await _search(session, queries, candidates, out)
+        if not candidates:
             out.warnings.append(f"the search ({session.provider.name}) found no results")
     out.candidates = len(candidates)
-    position = 0
-    while len(out.findings) < request.target and position < len(candidates):
-        wave = candidates[position : position + request.target - len(out.findings)]
+    position, rounds = 0, 0
+    while out.usable() < request.target:
+        if position >= len(candidates):
+            if not request.keywords or rounds >= MORE_SEARCHES:
+                break
+            rounds += 1
+            more = _more_queries(request.topic, rounds, out.searched)
+            found = await _search(session, more, candidates, out)
+            out.warnings.append(
+                f"depth {request.depth} not met ({out.usable()} of {request.target} usable "
+                f"sources): searched again ({'; '.join(more)}), {len(found)} new candidate(s)"
+            )
+            candidates += found
+            out.candidates = len(candidates)
+            if not found:
+                continue
+        wave = candidates[position : position + request.target - out.usable()]
         position += len(wave)
-        await _read_wave(session, request, wave, process, skip_reasons, out)
+        await _read_wave(session, request, wave, process, skip_reasons, out, capped)
     unread = [url for url, searched in candidates[position:] if not searched]
     if unread:
         out.warnings.append(
@@ -111,6 +137,35 @@ async def collect(
     return out
 
 
+async def _search(
+    session: GatherSession, queries: list[str], known: list[tuple[str, bool]], out: Collected
+) -> list[tuple[str, bool]]:
+    """New candidates (URLs not seen yet) from one webSearch call."""
+    out.searched += queries
+    outcome = await session.search(queries)
+    out.warnings += [f"search for {q!r} failed: {e}" for q, e in outcome.errors.items()]
+    seen = {url for url, _ in known}
+    return [(url, True) for url in dict.fromkeys(r.url for r in outcome.results) if url not in seen]
+
+
+def _more_queries(topic: str, round_number: int, tried: Sequence[str]) -> list[str]:
+    """3 to 10 queries of another strategy on the topic, none tried before."""
+    seen = {q.casefold() for q in tried}
+    fresh = [
+        q
+        for q in [*strategy_queries(topic, round_number, 4), *expand_queries(topic, count=10)]
+        if q.casefold() not in seen
+    ]
+    fresh = list(dict.fromkeys(fresh))[: MIN_QUERIES + 1]
+    for suffix in ("overview", "facts", "sources", "history"):
+        if len(fresh) >= MIN_QUERIES:
+            break
+        candidate = _clip(f"{topic} {suffix} {round_number}")
+        if candidate.casefold() not in seen and candidate not in fresh:
+            fresh.append(candidate)
+    return fresh
+
+
 async def _read_wave(
     session: GatherSession,
     request: WebResearchRequest,
@@ -118,6 +173,7 @@ async def _read_wave(
     process: Process,
     skip_reasons: Mapping[str, str],
     out: Collected,
+    capped: Collection[str] = (),
 ) -> None:
     tasks = [asyncio.create_task(session.read(url)) for url, _ in wave]
     try:
@@ -129,6 +185,7 @@ async def _read_wave(
                 if findings is None:
                     reason = "no key points found in its text"
                 else:
+                    findings.truncated = url in capped or read.record.url in capped
                     out.findings.append(findings)
                     out.texts[read.record.id] = read.text
                     continue

@@ -28,6 +28,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.normalize import normalize_text
+from assay.claims.relevance import relevance
 from assay.engines.extractive.picker import claimable, pick_claims
 from assay.engines.extractive.text import looks_like_instruction, split_sentences
 from assay.events import ClaimCreated
@@ -152,9 +153,12 @@ def _key(text: str) -> str:
     return normalize_text(text).casefold().rstrip(" .!?;:")
 
 
-def record_key_points(run: Run, source: SourceRecord, points: Sequence[KeyPoint]) -> SourceFindings:
-    """Append each new key point as a claim now; a repeat of an earlier claim gets this
-    source added instead. Returns the source's findings (claim ids and 1–2 quotes)."""
+def record_key_points(
+    run: Run, source: SourceRecord, points: Sequence[KeyPoint], questions: Sequence[str] = ()
+) -> SourceFindings:
+    """Append each new key point as a claim now, with its relevance (the best over the
+    topic and each keyword, how it was computed included); a repeat of an earlier claim
+    gets this source added instead. Returns the source's findings (claim ids, quotes)."""
     ledger = ClaimLedger(run.dir, fsync=run.fsync)
     claims = ledger.claims()
     known = {_key(c.text): i for i, c in enumerate(claims)}
@@ -172,13 +176,21 @@ def record_key_points(run: Run, source: SourceRecord, points: Sequence[KeyPoint]
                 merged = True
             claim_id = claim.id
         else:
-            claim = ClaimRecord(
-                id=f"claim_{len(claims) + 1:03d}",
-                text=point.text,
-                confidence="medium",
-                sourceIds=[source.id],
-                reason=f"a key point of {source.url}",
-                created_by="web-research",
+            rel = max(
+                (relevance(q, point.text, title=source.title or "") for q in questions),
+                key=lambda r: r.score,
+                default=relevance(point.text, point.text),
+            )
+            claim = ClaimRecord.model_validate(
+                {
+                    "id": f"claim_{len(claims) + 1:03d}",
+                    "text": point.text,
+                    "confidence": "medium",
+                    "sourceIds": [source.id],
+                    "reason": f"a key point of {source.url}",
+                    "created_by": "web-research",
+                    "relevance": rel.to_json(),  # recorded with how it was computed
+                }
             )
             ledger.append(claim)
             run.events.emit(ClaimCreated(id=claim.id, confidence="medium", source_ids=[source.id]))

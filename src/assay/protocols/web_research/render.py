@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from assay.answers import NO_ANSWER
 from assay.protocols.web_research.antipatterns import (
     markdown_problems,
     sentence_problems,
@@ -166,10 +167,25 @@ def executive_bullets(s: Synthesis) -> list[str]:
     return [f"- {u.text}" for u in units]
 
 
+def answer_line(s: Synthesis) -> str:
+    """The short answer the outputs open with, cited and marked; "" without claims."""
+    if s.answer is None:
+        return ""
+    ids = [c for c in s.answer.claim_ids if c in s.claims]
+    refs = " ".join(f"{cite(s.urls_of(c))} {claim_marker(c, s.claims[c].status)}" for c in ids)
+    if not s.answer.found:
+        closest = "; ".join(claim_text(s, c) for c in ids) or "none"
+        return f"**Answer:** {NO_ANSWER}; closest evidence: {closest}"
+    text = neutralize(" ".join(s.answer.text.split())).rstrip(" .")
+    return f"**Answer:** {text} {refs}".rstrip()
+
+
 def render_report(s: Synthesis) -> str:
     lines = [f"# {s.topic} — Web Research Report", ""]
     lines += [f"> Generated: {s.generated} · Sources: {len(s.findings)}", ""]
-    lines += ["## Executive Summary", "", *executive_bullets(s), "", "## Detailed Findings", ""]
+    answer = answer_line(s)
+    lines += ["## Executive Summary", "", *([f"- {answer}"] if answer else [])]
+    lines += [*executive_bullets(s), "", "## Detailed Findings", ""]
     for theme in s.themes:
         units = [Unit(claim_text(s, c) + ".", (c,), 0) for c in theme.claim_ids]
         if theme.summary:
@@ -187,9 +203,10 @@ def render_report(s: Synthesis) -> str:
     lines += ["## References", ""]
     for number, f in enumerate(s.findings, start=1):
         record = f.record
+        cut = " · truncated at the size cap" if f.truncated else ""
         lines.append(
             f"{number}. [{title_of(f.title)}]({f.url}) — accessed {record.accessed_at} · "
-            f"{record.domain} · {record.content_type} · snapshot `{record.snapshot}`"
+            f"{record.domain} · {record.content_type} · snapshot `{record.snapshot}`{cut}"
         )
         points = ", ".join(f"{c} ({s.claims[c].status})" for c in f.claim_ids if c in s.claims)
         lines.append(f"   - Key points: {points}")

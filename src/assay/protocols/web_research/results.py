@@ -93,6 +93,9 @@ class SourceFindings:
     record: SourceRecord
     claim_ids: list[str] = field(default_factory=list)
     quotes: list[Quote] = field(default_factory=list)
+    truncated: bool = False
+    """Cut at the fetcher's size cap (1 MB): its first megabyte alone never makes it a
+    source of the synthesis (its key points count only where another source states them)."""
 
     @property
     def url(self) -> str:

@@ -24,6 +24,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from assay.answers import answer_question
 from assay.claims.engine import VerificationEngine
 from assay.claims.normalize import locate
 from assay.config import Settings
@@ -34,7 +35,7 @@ from assay.gather.search.base import SearchResult, TimeRange
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, Model, ModelTimeout
 from assay.protocols.runner import RunContext, execute, start_run
-from assay.protocols.web_research import render, structured, summary, synthesis
+from assay.protocols.web_research import basis, render, structured, summary, synthesis
 from assay.protocols.web_research.collect import Collected, collect
 from assay.protocols.web_research.keypoints import (
     ExtractiveKeyPoints,
@@ -92,13 +93,17 @@ class _Tracker:
 
     skip_reasons: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    capped: set[str] = field(default_factory=set)  # URLs cut at the size cap
 
     def __call__(self, record: dict[str, Any]) -> None:
         data = record.get("data") or {}
         if record.get("type") == "source.skipped":
             self.skip_reasons[str(data.get("url"))] = str(data.get("reason"))
         elif record.get("type") == "warning" and data.get("code") in _READ_WARNINGS:
-            self.warnings.append(str(data.get("message")))
+            message = str(data.get("message"))
+            self.warnings.append(message)
+            if data.get("code") == "source_size_cap":
+                self.capped.add(message.split(" was cut at ", 1)[0])
 
 
 @dataclass
@@ -134,7 +139,10 @@ class _Flow:
         """Key points of a source just read, appended as claims at once; every quote must
         be found again in the snapshot text."""
         points = [p for p in await self.key_points(read) if locate(read.text, p.quote.text)]
-        return record_key_points(self.context.run, read.record, points) if points else None
+        if not points:
+            return None
+        questions = [self.request.topic, *self.request.keywords]
+        return record_key_points(self.context.run, read.record, points, questions)
 
     async def body(self) -> None:
         run, settings = self.context.run, self.context.settings
@@ -145,8 +153,9 @@ class _Flow:
             run, settings, keys=self.context.keys, budget=self.context.budget, provider=provider
         ) as session:
             await collect(
-                session, self.request, self.process, self.tracker.skip_reasons, self.collected
-            )
+                session, self.request, self.process, self.tracker.skip_reasons, self.collected,
+                self.tracker.capped,
+            )  # fmt: skip
         found = self.collected
         run.info.usage.fetches = self.context.budget.spent().fetches
         detail = f"{len(found.findings)} used, {len(found.skipped)} skipped"
@@ -167,10 +176,14 @@ class _Flow:
             )
 
     async def synthesize(self) -> synthesis.Synthesis:
-        claims = {c.id: c for c in ClaimLedger(self.context.run.dir).claims()}
+        ledger = {c.id: c for c in ClaimLedger(self.context.run.dir).claims()}
+        used, notes = basis.window(
+            self.collected.findings, self.collected.texts, self.context.settings.fetch.run_token_cap
+        )
+        claims, more = basis.usable_claims(self.question, used, ledger)
         made = synthesis.Synthesis(
             topic=self.request.topic,
-            findings=self.collected.findings,
+            findings=used,
             claims=claims,
             themes=[],
             conflicts=[],
@@ -178,10 +191,16 @@ class _Flow:
             written_by=self.context.engine_line,
             generated=utc_now(),
             skipped=self.collected.skipped,
-            warnings=[*self.collected.warnings, *self.tracker.warnings, *self.warnings],
-        )
+            warnings=[*self.collected.warnings, *self.tracker.warnings, *self.warnings,
+                      *notes, *more],
+        )  # fmt: skip
         if not claims:
             return made
+        context = self.context
+        made.answer = await answer_question(
+            self.question, list(claims.values()), model=self.model, budget=context.budget,
+            meter=context.meter,
+        )  # fmt: skip
         if self.model is not None:
             try:
                 made.themes = await synthesis.model_themes(

@@ -66,10 +66,13 @@ def render_structured(s: Synthesis) -> dict[str, Any]:
         {
             "url": f.url,
             "title": " ".join(f.title.split()),
-            "key_points": [" ".join(s.claims[c].text.split()) for c in f.claim_ids][:5],
+            "key_points": [
+                " ".join(s.claims[c].text.split()) for c in f.claim_ids if c in s.claims
+            ][:5],
             "accessed_at": f.record.accessed_at,
         }
         for f in s.findings
+        if any(c in s.claims for c in f.claim_ids)  # a source with no relevant key point
     ]
     themes = []
     for theme in s.themes:

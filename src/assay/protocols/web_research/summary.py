@@ -17,6 +17,7 @@ from assay.claims.normalize import normalize_text
 from assay.engines.extractive.text import raw_words
 from assay.protocols.web_research.render import (
     Unit,
+    answer_line,
     checked,
     claim_text,
     conflict_units,
@@ -127,11 +128,15 @@ def _differs(quote: str, claim: str) -> bool:
 def render_summary(s: Synthesis) -> str:
     units = summary_units(s)
     lines = [f"## {s.topic} — Web Research Summary", ""]
+    answer = answer_line(s)
+    if answer:
+        lines += [answer, ""]
     for group in _paragraphs(units):
         lines += [" ".join(u.text for u in group), ""]
     lines += ["### Sources", ""]
     lines += [
         f"- [{title_of(f.title)}]({f.url}) (accessed: {f.record.accessed_at[:10]})"
+        + (" (truncated at the size cap)" if f.truncated else "")
         for f in s.findings
     ]
     lines.append("")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field, model_validator
 
+from assay.answers import Answer
 from assay.budget import Budget
 from assay.claims.normalize import numbers_in
 from assay.engines.extractive.text import content_words, is_content, raw_words, stem, words
@@ -58,6 +59,7 @@ class Synthesis:
     generated: str
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    answer: Answer | None = None  # the short answer the outputs open with
 
     def urls_of(self, claim_id: str) -> list[str]:
         """The sources to cite for a claim: those that made it a key point and those whose

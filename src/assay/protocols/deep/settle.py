@@ -1,0 +1,34 @@
+"""Statuses settled against the whole run, before the report is written.
+
+Each direction's facts are verified as soon as its worker ends (so its score can use
+them), against the origins known then. A page read later can show that two earlier
+sources are one origin (a near-duplicate links them), so a claim verified early may rest
+on one origin only by the end. ``settle`` re-assesses every claim's recorded evidence
+with the run's final origins (no judge is asked again), as ``assay verify`` will.
+"""
+
+from __future__ import annotations
+
+from assay.claims.engine import RunSources, assess
+from assay.store.claims import ClaimLedger
+from assay.store.runs import Run
+
+
+def settle(run: Run) -> int:
+    """Rewrite statuses that changed; returns how many did."""
+    ledger = ClaimLedger(run.dir, fsync=run.fsync)
+    sources = RunSources.load(run.dir)
+    origins = sources.origins()
+    claims = ledger.claims()
+    changed = 0
+    for index, claim in enumerate(claims):
+        if claim.status == "unverified":
+            continue
+        unsure = bool(claim.checks.get("judge_unsure", False))
+        status, reason, _ = assess(claim, sources, origins, unsure=unsure)
+        if status != claim.status:
+            claims[index] = claim.model_copy(update={"status": status, "status_reason": reason})
+            changed += 1
+    if changed:
+        ledger.rewrite(claims)
+    return changed
