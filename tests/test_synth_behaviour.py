@@ -24,7 +24,7 @@ from synth_support import DOCS, TOPIC, roster, settings_for
 
 @pytest.fixture(scope="module")
 def tarn() -> Iterator[Lab]:
-    with serve_lab(DOCS, sites=3, faults=False, first_address="127.0.0.44") as running:
+    with serve_lab(DOCS, sites=3, faults=False, first_address="127.0.0.52") as running:
         yield running
 
 
@@ -60,7 +60,9 @@ def test_extractive_searchers_search_with_their_own_strategies(
     assert codex != peer
     final = text.split("## Phase 3: Best and Verified Response", 1)[1]
     assert "Sources:" not in final and "http" not in final.split("### Unverified")[0]
-    assert "opened in 2016" in final.split("\n\n")[2]  # the answer leads
+    # No Phase 2 check found an independent page for "opened in 2016" here, so no answer
+    # leads; a date from another event ("a fish ladder was added in 2019") must not either.
+    assert "**Answer:** 2019" not in final
 
 
 def writer(stall_judge: list[bool]) -> Any:
@@ -74,7 +76,7 @@ def writer(stall_judge: list[bool]) -> Any:
                 await asyncio.sleep(60)
             return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
         if prompt.startswith("TOPIC:"):
-            return {"queries": ["Tarn Valley barrage opening year", "Tarn estuary power plant"]}
+            return {"queries": ["Tarn Valley tidal plant opened", "Tarn estuary power plant"]}
         if prompt.startswith("CLAIMS:"):
             return {"answer": "2016", "claim": 1}
         found = re.findall(r"^\[(\d+)\] (.*)$", prompt, re.M)
@@ -97,7 +99,7 @@ def test_a_model_searcher_plans_its_own_queries_and_writes_grounded_prose(
     planning = next(r for r in model.requests if r.messages[0].content.startswith("TOPIC:"))
     assert "DIFFER" in planning.system and "searcher 1 of 2" in planning.system
     text = Path(result.output).read_text()
-    assert "Tarn Valley barrage opening year" in queries_of(text, "Codex")
+    assert "Tarn Valley tidal plant opened" in queries_of(text, "Codex")
     codex = text.split("### Codex Response", 1)[1].split("####", 1)[0]
     assert "The Tarn Valley tidal plant opened in 2016. [" in codex
     assert "Danish firm" not in text  # its cited quote does not say it: dropped

@@ -154,8 +154,8 @@ def _edit_text(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return claims
 
 
-def _remove_last_line(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return claims[:-1]
+def _remove_third_line(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return claims[:2] + claims[3:]
 
 
 def _cite_unfetched_source(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -175,7 +175,7 @@ def _cite_unfetched_source(claims: list[dict[str, Any]]) -> list[dict[str, Any]]
         ),
         (_edit_text, ["claim claim_001 was edited in claims.jsonl: text changed"]),
         (
-            _remove_last_line,
+            _remove_third_line,
             ["claim claim_003 is in chain.jsonl but missing from claims.jsonl (a removed line)"],
         ),
         (_cite_unfetched_source, ["claim_003: sources_exist: cites unknown source src_99"]),

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from assay.engines.extractive.names import AUXILIARIES as _AUXILIARIES
 from assay.engines.extractive.names import names_in
 from assay.engines.extractive.text import content_words, raw_words
 
@@ -18,25 +19,6 @@ Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what
 
 __all__ = ["Kind", "Shape", "names_in", "shape_of"]
 
-_AUXILIARIES = frozenset(
-    [
-        "is",
-        "are",
-        "was",
-        "were",
-        "do",
-        "does",
-        "did",
-        "can",
-        "could",
-        "has",
-        "have",
-        "had",
-        "will",
-        "would",
-        "should",
-    ]
-)
 _WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
 _NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high)\b")
 _WHERE = re.compile(

@@ -73,6 +73,10 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     for item in ranked[:_CANDIDATE_CLAIMS]:
         text = item.claim.text
         anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
+        if shape.kind in ("when", "number") and not asking <= set(content_words(text)):
+            # a date or number answers only if its claim speaks of what is asked: for
+            # "when did the plant open?", "a fish ladder was added in 2019" is no answer
+            continue
         for start, span in _candidates(shape, text):
             if shape.kind in ("who", "where", "what") and (_echoes(span, asked) or span in bridges):
                 continue

@@ -15,7 +15,7 @@ _NOT_A_NAME = re.compile(
     r"November|December)(?: \d+)*"
 )  # "Additionally" opening a sentence; a date is not a name
 _LEADING = STOP_WORDS - {"one", "two"}  # "Two Dollar Radio" keeps its "Two"
-_AUXILIARIES = frozenset(
+AUXILIARIES = frozenset(  # the verbs a yes/no question opens with
     [
         "is",
         "are",
@@ -65,7 +65,7 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
         if current and gap.strip() not in ("", "-"):
             close()  # punctuation between two words ends a name
         capital = token[0].isupper() or (token[0].isdigit() and bool(current))
-        if position == 0 and skip_first and token.lower() in STOP_WORDS | _AUXILIARIES:
+        if position == 0 and skip_first and token.lower() in STOP_WORDS | AUXILIARIES:
             capital = False
         if capital:
             current.append(token.rstrip("."))
