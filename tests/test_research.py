@@ -72,18 +72,16 @@ def test_the_five_phases_in_order_with_every_rule(lab: Lab, isolated_home: Path)
     assert runner.invoke(app, ["verify", result.run_id]).exit_code == 0
 
 
-def test_a_model_that_searches_first_is_corrected(lab: Lab, isolated_home: Path) -> None:
+def test_a_model_that_searches_first_is_held_to_the_ritual(lab: Lab, isolated_home: Path) -> None:
     def script(request: Any) -> object:
         prompt = request.messages[-1].content
-        if "Searches done: 0" in prompt:
+        if "Searches done: 0" in prompt or "Reply again" in prompt:
             return {
                 "action": {
                     "action": "web_search",
                     "queries": [TOPIC, "Halvorsen", "lighthouse height"],
                 }
             }
-        if "Offered (not read yet):" in prompt and "sources read: 0" in prompt:
-            return {"action": {"action": "read_url", "url": "1"}}  # an offered item's number
         if "SENTENCES:" in prompt:
             return {"claims": [{"claim": "The tower is 41 metres tall.", "sentence": 1}]}
         if "EVIDENCE:" in prompt:
@@ -99,17 +97,19 @@ def test_a_model_that_searches_first_is_corrected(lab: Lab, isolated_home: Path)
         research_async(TOPIC, settings=lab_settings(lab, isolated_home), model=model)
     )
     log = events(result.run_dir)
-    corrected = [e for e in log if e["type"] == "tool.read_skill" and e["data"].get("corrected")]
-    assert len(corrected) == 6
+    types = [e["type"] for e in log]
+    skills = [e for e in log if e["type"] == "tool.read_skill"]
+    # the skills are read by the harness, before the model is asked anything
+    assert len(skills) == 6 and types.index("usage") > types.index("tool.read_skill")
+    # a search before the plan is not in the schema: refused, and the plan comes first
     warnings = [e["data"]["message"] for e in log if e["type"] == "warning"]
-    assert any(w.startswith("bootstrap: read") for w in warnings)
-    assert [e["type"] for e in log].index("tool.read_skill") < [e["type"] for e in log].index(
-        "tool.search"
-    )
+    assert any("gave no valid action" in w for w in warnings)
+    assert types.index("plan.written") < types.index("tool.search")
     # the policy's free-text answer is not checked against any claim, so it is not given;
     # the claim is not supported (the judge found no sentence deciding it): no answer
     assert result.answer == "" and result.model == "scripted:model"
-    assert len(result.sources) == 1
+    reads = [e["data"]["url"] for e in log if e["type"] == "tool.open_url"]
+    assert len(reads) == len(result.sources) > 1  # code reads the offered results in order
     report = Path(result.report or "").read_text()
     assert "unchecked free-text" not in report and "No direct answer found" in report
 
@@ -296,3 +296,22 @@ def test_a_model_that_times_out_never_ends_the_run(lab: Lab, isolated_home: Path
     codes = [e["data"]["code"] for e in events(result.run_dir) if e["type"] == "warning"]
     assert "policy_fallback" in codes and "extractor_fallback" in codes
     assert len(result.sources) == 5 and sum(result.claims.values()) > 0
+
+
+def test_the_model_fills_the_writing_slots_and_code_runs_the_loop() -> None:
+    from datetime import date
+
+    from assay.protocols.research.actions import RequestFullResearch, WebSearch, WritePlan
+    from assay.protocols.research.policy import AgentState, model_slot
+    from assay.protocols.research.skills import BOOTSTRAP
+
+    state = AgentState(topic=TOPIC, mode="web", today=date(2026, 11, 30), target_sources=5)
+    assert model_slot(state) is None  # the bootstrap skills are read by code
+    state.skills_read = set(BOOTSTRAP)
+    assert model_slot(state) == (WritePlan,)
+    state.plan_written = True
+    assert model_slot(state) == (WebSearch,)
+    state.searches, state.offered = 1, [("Lighthouse", "http://a.test/1")]
+    assert model_slot(state) is None  # what to read, and when to stop, is code's
+    ask = AgentState(topic=TOPIC, mode="ask", today=date(2026, 11, 30), target_sources=2)
+    assert model_slot(ask) == (WebSearch, RequestFullResearch)

@@ -212,3 +212,48 @@ def test_a_refutation_that_states_the_claim_word_for_word_is_not_counted(
 
     claim = verify(make_run(isolated_home, [("http://a.test/1", SUPPORT)]), ConfusedJudge())
     assert claim.status == "needs_review" and claim.evidence == []
+
+
+class ContraryJudge:
+    """A judge that reads every sentence it is shown as refuting the claim."""
+
+    name = "contrary-judge"
+
+    async def judge(self, claim: str, evidence: str) -> Verdict:
+        return Verdict("REFUTES", "Engineers finished the Zorbel bridge in 1931.")
+
+
+def test_the_page_a_claim_was_read_from_cannot_contradict_it(isolated_home: Path) -> None:
+    run = RunStore(isolated_home, fsync=False).create("bridge", "test", {})
+    source = SourceLedger(run.dir, fsync=False).add(
+        url="http://a.test/1",
+        final_url="http://a.test/1",
+        title="Zorbel bridge",
+        text=SUPPORT,
+        content_type="text/html",
+        accessed_at="2026-11-29T00:00:00Z",
+    )
+    quote = "Engineers finished the Zorbel bridge in 1931."
+    start = SUPPORT.index(quote)
+    ClaimLedger(run.dir, fsync=False).append(
+        ClaimRecord.model_validate(
+            {
+                "id": "claim_001",
+                "text": CLAIM,
+                "confidence": "high",
+                "sourceIds": [source.id],
+                "evidence": [
+                    {
+                        "sourceId": source.id,
+                        "quote": quote,
+                        "start": start,
+                        "end": start + len(quote),
+                    }
+                ],
+            }
+        )
+    )
+    claim = verify(run, ContraryJudge())
+    # the judge misread its own source: that earns review, never "contradicted"
+    assert claim.status == "needs_review"
+    assert not [e for e in claim.evidence if e.stance == "refutes"]

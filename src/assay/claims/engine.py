@@ -134,11 +134,17 @@ class VerificationEngine:
         own = list(dict.fromkeys(claim.source_ids))
         judged = set(own) & set(sources.texts)
         evidence = [e for e in claim.evidence if e.source_id not in judged]
+        read_from = {e.source_id for e in claim.evidence if e.stance == "supports"}
         subject = conflict.read(claim.text, _extracted_from(claim, sources))
         unsure = False
         for source_id in [*own, *candidates]:
             found, doubtful = await self._judge_source(
-                claim, subject, source_id, sources, corroborating=source_id not in own
+                claim,
+                subject,
+                source_id,
+                sources,
+                corroborating=source_id not in own,
+                read_from=read_from,
             )
             unsure = unsure or doubtful
             evidence += [found] if found is not None else []
@@ -163,9 +169,11 @@ class VerificationEngine:
         sources: RunSources,
         *,
         corroborating: bool,
+        read_from: Collection[str],
     ) -> tuple[Evidence | None, bool]:
         """The first located verdict of one source (or None), and whether the judge was
-        unsure on the way."""
+        unsure on the way; ``read_from`` are the sources whose quote the claim was made
+        from."""
         # A claim made to stand alone ("It was …" → "X was …", claims/standalone.py) is
         # judged as its source stated it: the subject came from the page's title.
         claim = str((record_of_claim.model_extra or {}).get("stated_as") or record_of_claim.text)
@@ -197,6 +205,13 @@ class VerificationEngine:
             elif coverage(claim, verdict.quote) < MIN_QUOTE_RELEVANCE:
                 # A quote about something else can neither support nor refute: a
                 # small model was seen "refuting" claims with a page's menu items.
+                located = None
+                unsure = True
+            elif verdict.label == "REFUTES" and source_id in read_from:
+                # The claim was read from this very page: a judge that finds the page
+                # refuting it misread the claim or the page (the local model "refuted"
+                # "Lilu is associated with Gallu" with the sentence it came from). Only
+                # another origin can contradict a claim; this one needs review.
                 located = None
                 unsure = True
             elif verdict.label == "REFUTES" and _states(verdict.quote, claim):

@@ -30,69 +30,69 @@ def _tag_required(schema: dict[str, Any]) -> None:
     schema["required"] = ["action", *[f for f in schema.get("required", []) if f != "action"]]
 
 
-class _Action(BaseModel):
+class BaseAction(BaseModel):
     """An action; its ``action`` tag has a default for code but is required in the schema."""
 
     model_config = ConfigDict(json_schema_extra=_tag_required)
     tag: ClassVar[str]
 
 
-class ReadSkill(_Action):
+class ReadSkill(BaseAction):
     tag: ClassVar[str] = "read_skill"
     action: Literal["read_skill"] = "read_skill"
     name: SkillName
 
 
-class WritePlan(_Action):
+class WritePlan(BaseAction):
     tag: ClassVar[str] = "write_plan"
     action: Literal["write_plan"] = "write_plan"
     questions: list[str] = Field(min_length=1, max_length=4)
     approach: str = Field(min_length=5, max_length=600)
 
 
-class WebSearch(_Action):
+class WebSearch(BaseAction):
     tag: ClassVar[str] = "web_search"
     action: Literal["web_search"] = "web_search"
     queries: list[str] = Field(min_length=3, max_length=10)
 
 
-class ReadUrl(_Action):
+class ReadUrl(BaseAction):
     tag: ClassVar[str] = "read_url"
     action: Literal["read_url"] = "read_url"
     url: str
 
 
-class GrepWorkspace(_Action):
+class GrepWorkspace(BaseAction):
     tag: ClassVar[str] = "grep_workspace"
     action: Literal["grep_workspace"] = "grep_workspace"
     pattern: str = Field(min_length=1, max_length=200)
 
 
-class ListWorkspaceDir(_Action):
+class ListWorkspaceDir(BaseAction):
     tag: ClassVar[str] = "list_workspace_dir"
     action: Literal["list_workspace_dir"] = "list_workspace_dir"
     path: str = "."
 
 
-class Todo(_Action):
+class Todo(BaseAction):
     tag: ClassVar[str] = "todo"
     action: Literal["todo"] = "todo"
     items: list[str] = Field(min_length=1, max_length=10)
 
 
-class ReadFile(_Action):
+class ReadFile(BaseAction):
     tag: ClassVar[str] = "read_file"
     action: Literal["read_file"] = "read_file"
     path: str
 
 
-class Finish(_Action):
+class Finish(BaseAction):
     tag: ClassVar[str] = "finish"
     action: Literal["finish"] = "finish"
     answer: str = Field(max_length=600)
 
 
-class RequestFullResearch(_Action):
+class RequestFullResearch(BaseAction):
     tag: ClassVar[str] = "request_full_research"
     action: Literal["request_full_research"] = "request_full_research"
     reason: str = Field(min_length=5, max_length=300)
@@ -125,16 +125,11 @@ def _tag_of(value: Any) -> str | None:
     return "list_workspace_dir" if "path" in value else None
 
 
-def _union(*members: type[_Action]) -> Any:
+def action_union(*members: type[BaseAction]) -> Any:
     tagged = tuple(Annotated[m, Tag(m.tag)] for m in members)
     return Annotated[Union[tagged], Discriminator(_tag_of)]  # noqa: UP007 - built at runtime
 
 
-WebAction = _union(ReadSkill, WritePlan, WebSearch, ReadUrl, Finish)
-WorkspaceAction = _union(
-    ReadSkill, WritePlan, GrepWorkspace, ListWorkspaceDir, Todo, ReadFile, Finish
-)
-AskAction = _union(WebSearch, ReadUrl, Finish, RequestFullResearch)
 Action = (
     ReadSkill
     | WritePlan

@@ -22,6 +22,7 @@ import contextlib
 from datetime import UTC, datetime
 from typing import Literal
 
+from assay.answers.ranking import recorded_relevant
 from assay.claims.engine import RunSources, VerificationEngine
 from assay.claims.extract import ExtractiveExtractor, record_claims
 from assay.claims.relevance import Relevance, best_relevance
@@ -60,7 +61,13 @@ from assay.protocols.research.hops import (
     side_targets,
 )
 from assay.protocols.research.plan import Plan
-from assay.protocols.research.policy import AgentState, ExtractivePolicy, Mode, Policy
+from assay.protocols.research.policy import (
+    POLICY_SEARCHES,
+    AgentState,
+    ExtractivePolicy,
+    Mode,
+    Policy,
+)
 from assay.protocols.research.restore import offered_results, skipped_urls
 from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
@@ -72,7 +79,6 @@ from assay.store.runs import PLAN_FILE
 from assay.store.sources import SourceLedger
 
 MAX_STEPS = 30
-POLICY_SEARCHES = 3
 """Searches the policy may ask for; follow-up rounds search on top of these."""
 MAX_SEARCHES = POLICY_SEARCHES + 2 * (MAX_ROUNDS - 1)
 MAX_POLICY_FAILURES = 3
@@ -425,7 +431,9 @@ class ResearchHarness:
         sources = RunSources.load(self.run.dir)
         claims = [self._rescored(claim, sources) for claim in ledger.claims()]
         ledger.rewrite(claims)
-        pending = [c.id for c in claims if c.status == "unverified"]
+        # An off-topic claim is never presented: judging it would spend model calls (the
+        # larger share of a small model's run) on what no reader sees. It stays unverified.
+        pending = [c.id for c in claims if c.status == "unverified" and recorded_relevant(c)]
         every_source = [r.id for r in SourceLedger(self.run.dir).records()]
         verified = await VerificationEngine(self.run, self.context.judge).verify_all(
             only=pending, corroborators=every_source
