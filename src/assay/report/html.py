@@ -1,0 +1,185 @@
+"""A run's report as one self-contained HTML page, for ``assay export`` and the web app.
+
+The Markdown report is rendered with raw HTML disabled (page text is data: whatever a page
+said reaches the browser as text), then every claim marker ``(claim_001: verified)``
+becomes a button. Hovering or clicking it shows the claim's verbatim quotes, its status
+and a link to each quote's snapshot. The claims travel in a JSON island escaped for a
+``<script>`` element; a few lines of plain JS build the popover from it with
+``textContent`` only, so no page text is ever parsed as HTML. No CDN, no external file:
+the page works offline.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+from assay.report.claims_report import render_claims_report
+from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
+from assay.store.runs import REPORT_FILE, Run
+from assay.store.sources import SourceLedger, SourceRecord
+
+# The marker as it reads after Markdown rendering (the same text, HTML-escaped).
+_RENDERED_MARKER = re.compile(
+    r"\((claim_\d+): (verified|weak|contradicted|needs_review|unverified)\)"
+)
+SnapshotHref = Callable[[SourceRecord, ClaimRecord, int], str]
+"""The link to a source's snapshot with a claim's n-th quote highlighted."""
+
+STYLE = """
+body{font:16px/1.55 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;
+color:#1d1d1f;background:#fff}
+h1,h2,h3{line-height:1.25}a{color:#0550ae}
+code,pre{font:13px ui-monospace,monospace;background:#f4f4f6}pre{padding:.6rem;overflow:auto}
+.cite{font:12px ui-monospace,monospace;border:1px solid #bbb;border-radius:.6rem;
+padding:0 .4rem;cursor:pointer;background:#f7f7f9}
+.cite.verified{border-color:#1a7f37;color:#1a7f37}.cite.weak{border-color:#9a6700;color:#9a6700}
+.cite.contradicted{border-color:#cf222e;color:#cf222e}
+.cite.needs_review,.cite.unverified{border-color:#6e7781;color:#57606a}
+#quote-pop{position:absolute;max-width:34rem;background:#fff;border:1px solid #888;
+border-radius:.4rem;padding:.6rem .8rem;box-shadow:0 4px 16px rgba(0,0,0,.18);font-size:14px;
+z-index:10}#quote-pop[hidden]{display:none}#quote-pop blockquote{margin:.4rem 0;
+padding-left:.6rem;border-left:3px solid #0550ae}#quote-pop .status{font-weight:600}
+"""
+
+SCRIPT = """
+(function(){
+  var claims = JSON.parse(document.getElementById('claims-data').textContent);
+  var pop = document.getElementById('quote-pop');
+  function add(parent, tag, text, cls){
+    var el = document.createElement(tag); el.textContent = text;
+    if (cls) el.className = cls; parent.appendChild(el); return el;
+  }
+  function show(button){
+    var claim = claims[button.dataset.claim];
+    if (!claim) return;
+    pop.replaceChildren();
+    add(pop, 'div', button.dataset.claim + ': ' + claim.status, 'status');
+    add(pop, 'div', claim.text, 'claim');
+    claim.quotes.forEach(function(q){
+      add(pop, 'blockquote', '\\u201c' + q.quote + '\\u201d', 'quote');
+      var line = add(pop, 'div', q.stance + ' \\u00b7 ', 'source');
+      var link = add(line, 'a', q.title, 'snapshot');
+      link.href = q.href;
+    });
+    var box = button.getBoundingClientRect();
+    pop.style.left = (window.scrollX + box.left) + 'px';
+    pop.style.top = (window.scrollY + box.bottom + 6) + 'px';
+    pop.hidden = false;
+  }
+  document.querySelectorAll('.cite').forEach(function(button){
+    button.addEventListener('mouseenter', function(){ show(button); });
+    button.addEventListener('click', function(ev){ ev.stopPropagation(); show(button); });
+  });
+  document.addEventListener('click', function(ev){
+    if (!pop.contains(ev.target)) pop.hidden = true;
+  });
+})();
+"""
+
+
+@dataclass(frozen=True)
+class ReportParts:
+    """What a report page is made of, read from one run directory."""
+
+    topic: str
+    markdown: str
+    claims: Sequence[ClaimRecord]
+    sources: Sequence[SourceRecord]
+
+
+def report_parts(run: Run) -> ReportParts:
+    """The run's report.md (or, when the run wrote none, the report of its ledger)."""
+    claims = ClaimLedger(run.dir).claims()
+    sources = SourceLedger(run.dir).records()
+    path = run.dir / REPORT_FILE
+    if path.is_file():
+        markdown = path.read_text(encoding="utf-8")
+    else:
+        markdown = render_claims_report(
+            run.info.topic, claims, sources, written_by="assay (no report was written yet)"
+        )
+    return ReportParts(run.info.topic, markdown, claims, sources)
+
+
+def file_snapshot_href(run_dir: Path) -> SnapshotHref:
+    """Links to the snapshot files themselves (for a page saved beside the run)."""
+
+    def href(source: SourceRecord, _claim: ClaimRecord, _index: int) -> str:
+        return (run_dir / source.snapshot).resolve().as_uri()
+
+    return href
+
+
+def markdown_html(markdown: str) -> str:
+    """Markdown as HTML, with any raw HTML in it shown as text."""
+    rendered: str = MarkdownIt("commonmark", {"html": False}).render(markdown)
+    return rendered
+
+
+def _quotes(
+    claim: ClaimRecord, sources: dict[str, SourceRecord], href: SnapshotHref
+) -> list[dict[str, str]]:
+    quotes = []
+    for index, evidence in enumerate(claim.evidence):
+        source = sources.get(evidence.source_id)
+        if source is not None:
+            quotes.append(_quote(evidence, source, href(source, claim, index)))
+    return quotes
+
+
+def _quote(evidence: Evidence, source: SourceRecord, link: str) -> dict[str, str]:
+    return {
+        "quote": " ".join(evidence.quote.split()),
+        "stance": evidence.stance,
+        "title": source.title or source.final_url,
+        "href": link,
+    }
+
+
+def claims_json(parts: ReportParts, href: SnapshotHref) -> str:
+    """The claims as JSON that is safe inside a ``<script>`` element."""
+    sources = {s.id: s for s in parts.sources}
+    data: dict[str, Any] = {
+        c.id: {"status": c.status, "text": c.text, "quotes": _quotes(c, sources, href)}
+        for c in parts.claims
+    }
+    text = json.dumps(data, ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _cite_button(match: re.Match[str]) -> str:
+    claim_id, status = match.group(1), match.group(2)
+    return (
+        f'<button type="button" class="cite {status}" data-claim="{claim_id}" '
+        f'title="{claim_id}: {status}">{claim_id}: {status}</button>'
+    )
+
+
+def report_body(parts: ReportParts, href: SnapshotHref, *, nonce: str | None = None) -> str:
+    """The report's HTML fragment: the rendered report, the popover, the data and script."""
+    body = _RENDERED_MARKER.sub(_cite_button, markdown_html(parts.markdown))
+    nonce_attr = f' nonce="{html.escape(nonce)}"' if nonce else ""
+    return (
+        f'<article class="report">{body}</article>\n'
+        '<div id="quote-pop" role="tooltip" hidden></div>\n'
+        f'<script type="application/json" id="claims-data">{claims_json(parts, href)}</script>\n'
+        f"<script{nonce_attr}>{SCRIPT}</script>"
+    )
+
+
+def render_report_html(parts: ReportParts, href: SnapshotHref) -> str:
+    """A whole, self-contained HTML page."""
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(parts.topic)}</title>\n<style>{STYLE}</style></head>\n"
+        f"<body>\n{report_body(parts, href)}\n</body></html>\n"
+    )
