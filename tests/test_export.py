@@ -36,7 +36,7 @@ def lab_run(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, s
     return home, result.run_id
 
 
-def _claims_data(page: str) -> dict[str, dict[str, object]]:
+def claims_data(page: str) -> dict[str, dict[str, object]]:
     island = re.search(r'<script type="application/json" id="claims-data">(.*?)</script>', page)
     assert island is not None
     data: dict[str, dict[str, object]] = json.loads(island.group(1))
@@ -51,7 +51,7 @@ def test_html_export_marks_every_claim_and_carries_its_quotes(lab_run: tuple[Pat
     page = target.read_text(encoding="utf-8")
     buttons = re.findall(r'<button type="button" class="cite (\w+)" data-claim="(claim_\d+)"', page)
     assert buttons
-    data = _claims_data(page)
+    data = claims_data(page)
     for status, claim_id in buttons:
         assert data[claim_id]["status"] == status
         quotes = data[claim_id]["quotes"]
@@ -101,7 +101,7 @@ def test_page_text_is_escaped_everywhere(isolated_home: Path) -> None:
     page = render_report_html(report_parts(run), lambda s, c, i: "#")
     assert "<script>alert" not in page and "<img" not in page
     assert page.count("<script") == 2  # the JSON island and the page's own script
-    assert _claims_data(page)["claim_001"]["text"] == HOSTILE  # the data survives as data
+    assert claims_data(page)["claim_001"]["text"] == HOSTILE  # the data survives as data
 
 
 @pytest.mark.browser
