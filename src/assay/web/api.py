@@ -15,12 +15,13 @@ from fastapi.responses import PlainTextResponse, Response, StreamingResponse
 from pydantic import BaseModel
 
 from assay.claims.recheck import recheck_run
+from assay.protocols.launch import StartRun
 from assay.store.claims import ClaimLedger, ClaimStatus
 from assay.store.runs import PLAN_FILE, Run, load_info
 from assay.store.sources import SourceLedger
 from assay.store.summary import run_summary
 from assay.web.lookup import find_source, open_run, read_snapshot
-from assay.web.runs import RunManager, StartRun
+from assay.web.runs import RunManager
 from assay.web.sse import event_stream, start_seq
 
 STATUSES: tuple[ClaimStatus, ...] = ("verified", "weak", "contradicted", "needs_review",

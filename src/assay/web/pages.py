@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from assay.events import EVENT_TYPES
+from assay.protocols.launch import PROTOCOLS
 from assay.report.html import STYLE, SnapshotHref, report_body, report_parts
 from assay.store.claims import ClaimLedger, ClaimRecord, ClaimStatus
 from assay.store.runs import REPORT_FILE, Run
@@ -23,7 +24,6 @@ from assay.store.sources import SourceRecord
 from assay.store.summary import run_summary
 from assay.web.api import STATUSES, manager
 from assay.web.lookup import find_source, open_run, read_snapshot
-from assay.web.runs import PROTOCOLS
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 router = APIRouter(include_in_schema=False)
