@@ -29,17 +29,17 @@ class StartRun(BaseModel):
 
     protocol: Protocol = "research"
     topic: str = Field(min_length=1, max_length=2000, description="The question or topic.")
-    search: str | None = Field(None, max_length=64, description="Search provider.")
-    searxng_url: str | None = Field(None, max_length=2000)
-    model: str | None = Field(None, max_length=200, description="PROVIDER:MODEL.")
-    base_url: str | None = Field(None, max_length=2000)
-    budget_tokens: int | None = Field(None, ge=1, le=10_000_000)
-    budget_time: float | None = Field(None, gt=0, le=86_400)
-    sources: int = Field(5, ge=1, le=20, description="research: sources to read.")
+    search: str | None = Field(default=None, max_length=64, description="Search provider.")
+    searxng_url: str | None = Field(default=None, max_length=2000)
+    model: str | None = Field(default=None, max_length=200, description="PROVIDER:MODEL.")
+    base_url: str | None = Field(default=None, max_length=2000)
+    budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    budget_time: float | None = Field(default=None, gt=0, le=86_400)
+    sources: int = Field(default=5, ge=1, le=20, description="research: sources to read.")
     urls: list[str] = Field(default_factory=list, max_length=20, description="web-research")
     keywords: list[str] = Field(default_factory=list, max_length=20, description="web-research")
     depth: Literal["shallow", "medium", "deep"] = "medium"
-    max_directions: int = Field(MAX_DIRECTIONS, ge=1, le=MAX_DIRECTIONS, description="deep")
+    max_directions: int = Field(default=MAX_DIRECTIONS, ge=1, le=MAX_DIRECTIONS, description="deep")
 
     def settings(self, base: Settings) -> Settings:
         """``base`` with the options this request gives."""
