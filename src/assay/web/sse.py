@@ -20,7 +20,7 @@ from typing import Any
 from assay.store.eventlog import LOG_FILE
 from assay.timeline import describe
 
-POLL_S = 0.2
+POLL_S = 0.1
 KEEPALIVE_S = 10.0
 
 
