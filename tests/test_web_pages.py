@@ -97,7 +97,7 @@ def test_deep_and_synth_runs_start_from_the_api_and_show_their_tables(
     lab: Lab, isolated_home: Path, protocol: str
 ) -> None:
     app = create_app(ServerConfig(lab_settings(lab, isolated_home)))
-    body = {"topic": TOPIC, "protocol": protocol, "max_directions": 2}
+    body = {"topic": TOPIC, "protocol": protocol, "max_directions": 1}
 
     async def scenario() -> None:
         async with api_client(app) as client:

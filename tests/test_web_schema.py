@@ -36,7 +36,7 @@ def test_no_generated_request_is_a_server_error(api_schema: Any) -> None:
     for operation in operations:
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
         def check(case: Any) -> None:
             response = case.call(timeout=30)
             assert response.status_code < 500, (case.method, case.path, response.text[:300])

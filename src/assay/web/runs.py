@@ -49,9 +49,6 @@ class RunManager:
     def store(self) -> RunStore:
         return RunStore(self.settings.home, fsync=self.settings.fsync == "always")
 
-    def active(self) -> list[str]:
-        return [run_id for run_id, task in self.tasks.items() if not task.done()]
-
     def is_active(self, run_id: str) -> bool:
         task = self.tasks.get(run_id)
         return task is not None and not task.done()
@@ -85,7 +82,8 @@ class RunManager:
 
     async def _launch(self, call: Coroutine[Any, Any, object]) -> str:
         """Start ``call`` as a task; its id once its run exists (``runner.run_observer``)."""
-        if len(self.active()) >= self.max_runs:
+        self.tasks = {run_id: t for run_id, t in self.tasks.items() if not t.done()}
+        if len(set(self.tasks.values())) >= self.max_runs:  # ask's hand-over shares a task
             call.close()
             raise TooManyRuns(f"{self.max_runs} runs are already working; try again later")
         started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
