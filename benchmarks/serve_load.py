@@ -117,8 +117,10 @@ async def wait_done(client: httpx2.AsyncClient, run_id: str, latencies: list[flo
 
 async def sse_fanout(base: str, clients: int, topic: str, home: Path) -> None:
     async with httpx2.AsyncClient(base_url=base, timeout=120) as client:
+        posted = time.perf_counter()
         run_id = (await client.post("/api/v1/runs", json={"topic": topic})).json()["id"]
         started = time.perf_counter()
+        first_post = started - posted
         results = await asyncio.gather(*(follow(client, run_id) for _ in range(clients)))
         wall = time.perf_counter() - started
     log = [json.loads(line) for line in (home / "runs" / run_id / "run.log.jsonl").open()]
@@ -126,6 +128,7 @@ async def sse_fanout(base: str, clients: int, topic: str, home: Path) -> None:
     exact = sum(1 for seqs, _ in results if seqs == expected)
     print(f"[1] {clients} SSE clients on one run: {len(expected)} events; {exact}/{clients} "
           f"clients got every event exactly once; run + streams {wall:.2f}s")  # fmt: skip
+    print(f"    POST /api/v1/runs, idle cold server (time to run id): {first_post * 1000:.0f} ms")
     print("    " + summary("event delivery latency", [x for _, lat in results for x in lat]))
 
 
