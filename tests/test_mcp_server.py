@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +32,18 @@ def server_params(lab: Lab, home: Path) -> Any:
 
 async def test_research_show_verify_and_runs_over_stdio(lab: Lab, isolated_home: Path) -> None:
     from mcp import Client
+    from mcp.client.stdio import stdio_client
 
     progress: list[tuple[float, str | None]] = []
 
     async def on_progress(done: float, total: float | None, message: str | None) -> None:
         progress.append((done, message))
 
-    async with Client(server_params(lab, isolated_home), read_timeout_seconds=60) as client:
+    # an explicit errlog: stdio_client's default is the sys.stderr of its import time,
+    # which under pytest may be a capture object without a file descriptor
+    errlog = tempfile.TemporaryFile("w+")  # noqa: SIM115
+    transport = stdio_client(server_params(lab, isolated_home), errlog=errlog)
+    async with Client(transport, read_timeout_seconds=60) as client:
         listed = await client.list_tools()
         tools = {t.name: t for t in listed.tools}
         assert set(tools) == TOOLS
@@ -65,3 +71,4 @@ async def test_research_show_verify_and_runs_over_stdio(lab: Lab, isolated_home:
         assert [r["id"] for r in runs["result"]] == [run_id]
         missing = await client.call_tool("show", {"run_id": "no-such-run"})
         assert missing.is_error
+    errlog.close()

@@ -114,3 +114,22 @@ def test_deep_and_synth_runs_start_from_the_api_and_show_their_tables(
                 assert detail["status"] in {"done", "failed"}
 
     run_async(scenario)
+
+
+def test_a_synth_run_page_shows_its_verdict_matrix(isolated_home: Path, lab: Lab) -> None:
+    run = RunStore(isolated_home, fsync=False).create("Matrix topic", "synth", {})
+    run.write_file(
+        "report.md",
+        "# Matrix topic\n\n### Gemini Fact-Check of Codex\n\n| # | claim | verdict |\n"
+        "|---|---|---|\n| 1 | a | VERIFIED |\n| 2 | b | FALSE |\n| 3 | c | VERIFIED |\n",
+    )
+    run.finish("done")
+    app = create_app(ServerConfig(lab_settings(lab, isolated_home)))
+
+    async def scenario() -> None:
+        async with api_client(app) as client:
+            page = (await client.get(f"/runs/{run.id}")).text
+            row = re.search(r"<td>Gemini → Codex</td>\s*((?:<td>\d+</td>)+)", page)
+            assert row and re.findall(r"\d+", row.group(1)) == ["2", "1", "0"]
+
+    run_async(scenario)

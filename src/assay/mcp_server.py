@@ -27,7 +27,7 @@ from assay.protocols.runner import run_observer
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
-from assay.store.summary import run_summary
+from assay.store.summary import RunSummary, run_summary
 from assay.timeline import describe
 
 STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
@@ -67,16 +67,6 @@ class RunShow(BaseModel):
     topic: str
     events: int
     report: str = Field(description=f"report.md (its first {REPORT_CHARS} characters).")
-
-
-class RunLine(BaseModel):
-    id: str
-    started: str
-    topic: str
-    protocol: str
-    status: str
-    claims_verified: int
-    claims_total: int
 
 
 def outcome(run: Run, answer: str = "") -> RunOutcome:
@@ -172,9 +162,9 @@ class AssayTools:
         return RunShow(outcome=outcome(run), topic=run.info.topic,
                        events=len(run.events.read().records), report=text)  # fmt: skip
 
-    def runs(self) -> list[RunLine]:
+    def runs(self) -> list[RunSummary]:
         store = self.store
-        return [RunLine.model_validate(run_summary(store, info)) for info in store.list()]
+        return [RunSummary.model_validate(run_summary(store, info)) for info in store.list()]
 
     def _open(self, run_id: str) -> Run:
         try:
@@ -242,7 +232,7 @@ def build_server(settings: Settings) -> MCPServer:
         return tools.show(run_id)
 
     @server.tool()
-    def runs() -> list[RunLine]:
+    def runs() -> list[RunSummary]:
         """Every run in the store."""
         return tools.runs()
 

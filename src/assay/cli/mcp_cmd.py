@@ -6,30 +6,19 @@ from typing import Annotated
 
 import typer
 
-from assay.cli.options import (
-    AllowHostOpt,
-    BaseUrlOpt,
-    CommonOptions,
-    HomeOpt,
-    ModelOpt,
-    SearchOpt,
-    SearxngUrlOpt,
-)
+from assay.cli.options import CommonOptions, with_server_options
 from assay.errors import BadInputError, UserError
 
 
+@with_server_options
 def mcp(
     transport: Annotated[
         str, typer.Option("--transport", help="stdio, or http (streamable HTTP at /mcp).")
     ] = "stdio",
     host: Annotated[str, typer.Option("--host", help="http: a loopback address.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=1, max=65535)] = 8001,
-    home: HomeOpt = None,
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
+    *,
+    options: CommonOptions,
 ) -> None:
     """Serve the tools research, ask, web_research, deep, verify, show and runs over MCP."""
     try:
@@ -42,10 +31,6 @@ def mcp(
         raise BadInputError(f"--transport must be stdio or http, not {transport!r}")
     if not is_loopback(host):
         raise BadInputError("the MCP HTTP transport has no authentication: bind a loopback host")
-    options = CommonOptions(
-        home=home, search=search, searxng_url=searxng_url, model=model, base_url=base_url,
-        allow_hosts=allow_host or [],
-    )  # fmt: skip
     server = build_server(options.settings())
     if transport == "stdio":
         server.run("stdio")

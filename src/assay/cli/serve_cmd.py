@@ -6,19 +6,12 @@ from typing import Annotated
 
 import typer
 
-from assay.cli.options import (
-    AllowHostOpt,
-    BaseUrlOpt,
-    CommonOptions,
-    HomeOpt,
-    ModelOpt,
-    SearchOpt,
-    SearxngUrlOpt,
-)
+from assay.cli.options import CommonOptions, with_server_options
 from assay.cli.output import console
 from assay.errors import UserError
 
 
+@with_server_options
 def serve(
     host: Annotated[str, typer.Option("--host", help="Address to bind.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8000,
@@ -34,12 +27,8 @@ def serve(
     max_runs: Annotated[
         int, typer.Option("--max-runs", min=1, max=64, help="Runs working at once.")
     ] = 4,
-    home: HomeOpt = None,
-    search: SearchOpt = None,
-    searxng_url: SearxngUrlOpt = None,
-    model: ModelOpt = None,
-    base_url: BaseUrlOpt = None,
-    allow_host: AllowHostOpt = None,
+    *,
+    options: CommonOptions,
 ) -> None:
     """Serve the web UI and the API (/api/v1, docs at /docs) over this home's runs.
 
@@ -52,10 +41,6 @@ def serve(
         from assay.web.security import is_loopback, new_token
     except ImportError:
         raise UserError("assay serve needs the web extra: pip install 'assay[web]'") from None
-    options = CommonOptions(
-        home=home, search=search, searxng_url=searxng_url, model=model, base_url=base_url,
-        allow_hosts=allow_host or [],
-    )  # fmt: skip
     if token is None and not is_loopback(host):
         token = new_token()
     app = create_app(ServerConfig(options.settings(), token=token, max_runs=max_runs))

@@ -5,8 +5,23 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import BaseModel
+
 from assay.store.claims import ClaimLedger
 from assay.store.runs import RunInfo, RunStore
+
+
+class RunSummary(BaseModel):
+    """``run_summary`` as a typed record (the web API's and the MCP server's run list)."""
+
+    id: str
+    started: str
+    topic: str
+    protocol: str
+    status: str
+    claims_verified: int
+    claims_total: int
+    duration_s: float | None
 
 
 def claim_counts(store: RunStore, info: RunInfo) -> tuple[int, int]:

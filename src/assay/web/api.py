@@ -19,7 +19,7 @@ from assay.protocols.launch import StartRun
 from assay.store.claims import ClaimLedger, ClaimStatus
 from assay.store.runs import PLAN_FILE, Run, load_info
 from assay.store.sources import SourceLedger
-from assay.store.summary import run_summary
+from assay.store.summary import RunSummary, run_summary
 from assay.web.lookup import find_source, open_run, read_snapshot
 from assay.web.runs import RunManager
 from assay.web.sse import event_stream, start_seq
@@ -45,17 +45,6 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     429: {"model": ErrorBody, "description": "The limit of concurrent runs is reached"},
 }
 router = APIRouter(prefix="/api/v1", tags=["runs"], responses=_ERRORS)
-
-
-class RunSummary(BaseModel):
-    id: str
-    started: str
-    topic: str
-    protocol: str
-    status: str
-    claims_verified: int
-    claims_total: int
-    duration_s: float | None
 
 
 class Accepted(BaseModel):
