@@ -56,7 +56,15 @@ def test_html_export_marks_every_claim_and_carries_its_quotes(lab_run: tuple[Pat
         assert data[claim_id]["status"] == status
         quotes = data[claim_id]["quotes"]
         assert isinstance(quotes, list) and quotes
-        assert all(q["href"].startswith("file://") for q in quotes)
+        assert all(q["href"] == f"#snapshot-{q['source']}" for q in quotes)
+    snapshots = json.loads(
+        re.search(
+            r'<script type="application/json" id="snapshots-data">(.*?)</script>', page
+        ).group(1)  # type: ignore[union-attr]
+    )
+    quote = next(q for c in data.values() for q in c["quotes"])  # type: ignore[attr-defined]
+    marked = snapshots[quote["source"]][quote["start"] : quote["end"]]
+    assert " ".join(marked.split()) == quote["quote"]
     # self-contained: nothing is loaded from elsewhere
     assert "<link" not in page and "src=" not in page.split("<script>")[0]
 

@@ -6,6 +6,7 @@ test-artefacts/browser/ (or $ASSAY_TEST_ARTEFACTS)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -84,3 +85,36 @@ def test_start_watch_report_hover_and_snapshot(
         assert mark.is_visible()
         assert " ".join(mark.inner_text().split()) == quote
         page.screenshot(path=str(ARTEFACTS / "4-snapshot.png"))
+
+
+@pytest.fixture
+def exported_report(lab: Lab, isolated_home: Path, tmp_path: Path) -> Path:
+    """A lab run exported as HTML (made before the browser's event loop starts)."""
+    from assay.protocols.research import research_async
+    from assay.report.export import export_bytes
+    from assay.store.runs import RunStore
+
+    result = asyncio.run(research_async(TOPIC, settings=lab_settings(lab, isolated_home)))
+    target = tmp_path / "report.html"
+    target.write_bytes(export_bytes(RunStore(isolated_home).open(result.run_id), "html"))
+    return target
+
+
+def test_the_exported_page_works_offline(exported_report: Path, browser_page: Any) -> None:
+    """The exported HTML opened from a file: hover a citation, open its snapshot in the
+    page with the quote highlighted; nothing is requested from anywhere."""
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page = browser_page
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(exported_report.as_uri())
+    page.locator("button.cite").last.hover()
+    popover = page.locator("#quote-pop")
+    popover.wait_for(state="visible")
+    quote = popover.locator("blockquote").first.inner_text().strip("\u201c\u201d")
+    popover.locator("a.snapshot").first.click()
+    mark = page.locator("#snapshot-view mark#quote")
+    mark.wait_for(state="visible")
+    assert " ".join(mark.inner_text().split()) == quote
+    page.screenshot(path=str(ARTEFACTS / "5-export-offline-snapshot.png"))
+    assert requests == [exported_report.as_uri()]

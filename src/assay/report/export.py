@@ -11,7 +11,13 @@ from pathlib import Path
 from typing import Literal
 
 from assay.errors import BadInputError
-from assay.report.html import ReportParts, file_snapshot_href, render_report_html, report_parts
+from assay.report.html import (
+    ReportParts,
+    inline_snapshot_href,
+    inline_snapshots,
+    render_report_html,
+    report_parts,
+)
 from assay.store.runs import Run
 
 ExportFormat = Literal["md", "json", "html", "pdf"]
@@ -38,13 +44,13 @@ def report_json(run: Run, parts: ReportParts) -> str:
 
 
 def export_bytes(run: Run, fmt: ExportFormat) -> bytes:
-    """The report of ``run`` in ``fmt``; snapshot links point at the run's files."""
+    """The report of ``run`` in ``fmt``; an HTML page carries the snapshots it quotes."""
     parts = report_parts(run)
     if fmt == "md":
         return parts.markdown.encode("utf-8")
     if fmt == "json":
         return report_json(run, parts).encode("utf-8")
-    page = render_report_html(parts, file_snapshot_href(run.dir))
+    page = render_report_html(parts, inline_snapshot_href, inline_snapshots(run, parts))
     if fmt == "html":
         return page.encode("utf-8")
     from assay.report.pdf import html_to_pdf  # only a PDF needs a browser
