@@ -18,10 +18,11 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+if TYPE_CHECKING:  # annotations only: `assay mcp` uses is_loopback without the web extra
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 TOKEN_COOKIE = "assay_token"  # noqa: S105  # a cookie name, not a secret
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
