@@ -23,5 +23,6 @@ test:
 
 docs:
 	$(PY) -m assay.docsgen docs/events.md
+	$(PY) -m assay.docsgen docs/api.md
 
 check: install lint typecheck test

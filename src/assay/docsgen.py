@@ -1,4 +1,5 @@
-"""Generated documentation: ``python -m assay.docsgen`` rewrites docs/events.md.
+"""Generated documentation: ``python -m assay.docsgen`` rewrites docs/events.md;
+``python -m assay.docsgen docs/api.md`` writes the REST reference (``web.apidocs``).
 
 A test compares the checked-in page with ``events_markdown()``, so CI fails when an
 event changes and the page does not.
@@ -45,7 +46,12 @@ def events_markdown() -> str:
 
 def main() -> None:
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/events.md")
-    target.write_text(events_markdown(), encoding="utf-8")
+    if target.name == "api.md":
+        from assay.web.apidocs import api_markdown  # needs the web extra
+
+        target.write_text(api_markdown(), encoding="utf-8")
+    else:
+        target.write_text(events_markdown(), encoding="utf-8")
     print(f"wrote {target}")
 
 

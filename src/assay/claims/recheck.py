@@ -31,8 +31,10 @@ from assay.claims.integrity import audit_chain, audit_snapshots
 from assay.claims.judge import Judge
 from assay.claims.mechanical import CheckResult
 from assay.errors import ProviderError
+from assay.events import ClaimVerified
 from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.eventlog import EventLog
 from assay.store.runs import REPORT_FILE, load_info
 
 
@@ -75,6 +77,39 @@ class RecheckReport:
     @property
     def ok(self) -> bool:
         return not self.failures
+
+    def to_json(self, run_id: str) -> dict[str, object]:
+        """The ``--json`` object of ``assay verify`` (and the web API's answer)."""
+        return {
+            "run": run_id,
+            "ok": self.ok,
+            "failures": self.failures,
+            "warnings": self.warnings,
+            "claims": [
+                {
+                    "id": c.claim_id,
+                    "recorded": c.recorded,
+                    "presented": c.presented,
+                    "rederived": c.rederived,
+                    "reason": c.reason,
+                    "failed": c.failed,
+                    "rejudged": list(c.rejudged),
+                    "checks": {k.name: k.to_json() for k in c.checks},
+                }
+                for c in self.claims
+            ],
+        }
+
+    def record(self, events: EventLog) -> None:
+        """Each re-derived status as a ``claim.verified`` event of the run."""
+        for item in self.claims:
+            events.emit(
+                ClaimVerified(
+                    id=item.claim_id,
+                    status=item.rederived,  # type: ignore[arg-type]
+                    reason=f"assay verify: {item.reason}",
+                )
+            )
 
 
 def recheck_run(run_dir: Path) -> RecheckReport:

@@ -103,6 +103,15 @@ app.add_typer(config_cmd.config_app, name="config")
 app.add_typer(index_app, name="index")
 app.add_typer(lab_app, name="lab")
 
+# --- web app, API, MCP and export (issue 15): these modules import their heavy
+# dependencies (fastapi, uvicorn, mcp, Chromium) only inside the command functions.
+from assay.cli import export_cmd, mcp_cmd, serve_cmd  # noqa: E402
+
+app.command("export")(export_cmd.export)
+app.command("serve")(serve_cmd.serve)
+app.command("mcp")(mcp_cmd.mcp)
+# --- end of issue 15 commands
+
 
 def main() -> None:
     """Console-script entry point."""

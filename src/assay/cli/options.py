@@ -102,34 +102,39 @@ _COMMON: tuple[tuple[str, Any, object], ...] = (
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+# Option name -> CommonOptions field, where they differ.
+_FIELDS = {"allow_host": "allow_hosts", "as_json": "json"}
+_SERVER = ("home", "search", "searxng_url", "model", "base_url", "allow_host")
+
+
 def with_common_options(command: F) -> F:
     """Give a command the shared research options, declared once here.
 
     The command takes an ``options: CommonOptions`` parameter instead of the ten flags;
     the wrapper shows Typer the command's own parameters followed by the shared ones.
     """
+    return _with_options(command, _COMMON)
+
+
+def with_server_options(command: F) -> F:
+    """The shared options a server command (``serve``, ``mcp``) takes: where runs live and
+    how the runs started in it search and answer."""
+    return _with_options(command, tuple(o for o in _COMMON if o[0] in _SERVER))
+
+
+def _with_options(command: F, declared: tuple[tuple[str, Any, object], ...]) -> F:
     own = inspect.signature(command, eval_str=True)
     parameters = [p for p in own.parameters.values() if p.name != "options"]
     parameters += [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=kind)
-        for name, kind, default in _COMMON
+        for name, kind, default in declared
     ]
 
     @functools.wraps(command)
     def with_options(*args: Any, **kwargs: Any) -> Any:
-        given = {name: kwargs.pop(name) for name, _, _ in _COMMON}
-        options = CommonOptions(
-            home=given["home"],
-            search=given["search"],
-            searxng_url=given["searxng_url"],
-            model=given["model"],
-            base_url=given["base_url"],
-            allow_hosts=given["allow_host"] or [],
-            budget_tokens=given["budget_tokens"],
-            budget_time=given["budget_time"],
-            json=given["as_json"],
-            quiet=given["quiet"],
-        )
+        given = {_FIELDS.get(name, name): kwargs.pop(name) for name, _, _ in declared}
+        given["allow_hosts"] = given.get("allow_hosts") or []
+        options = CommonOptions(**given)
         return command(*args, options=options, **kwargs)
 
     with_options.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]

@@ -14,12 +14,11 @@ from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json, shown
 from assay.cli.progress import progress
 from assay.errors import BudgetExhausted
+from assay.protocols.launch import RESUMED_SETTINGS
 from assay.protocols.research import ResearchResult, ask_async, research_async, resume_async
 from assay.store.eventlog import Listener
 from assay.store.runs import RunStore
 
-RESUMED_SETTINGS = ("search", "searxng_url", "max_results", "allow_hosts", "model", "base_url",
-                    "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch")  # fmt: skip
 TopicArg = Annotated[str, typer.Argument(help="The question or topic.")]
 
 

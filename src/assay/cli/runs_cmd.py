@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import typer
@@ -13,8 +12,8 @@ from assay.cli.deep_cmd import print_directions
 from assay.cli.options import CommonOptions, HomeOpt, JsonOpt
 from assay.cli.output import console, err_console, plain, print_json, shown
 from assay.protocols.synth.matrix import VERDICTS, parse_fact_checks
-from assay.store.claims import ClaimLedger
-from assay.store.runs import REPORT_FILE, Run, RunInfo, RunStore
+from assay.store.runs import REPORT_FILE, Run, RunStore
+from assay.store.summary import run_summary
 from assay.timeline import describe
 
 _LEVEL_STYLE = {"info": "", "good": "green", "warn": "yellow", "bad": "red", "dim": "dim"}
@@ -23,36 +22,6 @@ _LEVEL_STYLE = {"info": "", "good": "green", "warn": "yellow", "bad": "red", "di
 def _store(home: HomeOpt) -> RunStore:
     settings = CommonOptions(home=home).settings()
     return RunStore(settings.home, fsync=settings.fsync == "always")
-
-
-def _claim_counts(store: RunStore, info: RunInfo) -> tuple[int, int]:
-    claims = ClaimLedger(store.root / info.id).read().records
-    return sum(1 for c in claims if c.get("status") == "verified"), len(claims)
-
-
-def _duration(info: RunInfo) -> float | None:
-    try:
-        start = datetime.fromisoformat(info.created_at)
-        end = datetime.fromisoformat(info.finished_at) if info.finished_at else None
-    except ValueError:
-        return None
-    if end is None:
-        end = datetime.now(UTC) if info.effective_status() == "running" else None
-    return (end - start).total_seconds() if end else None
-
-
-def run_summary(store: RunStore, info: RunInfo) -> dict[str, Any]:
-    verified, total = _claim_counts(store, info)
-    return {
-        "id": info.id,
-        "started": info.created_at,
-        "topic": info.topic,
-        "protocol": info.protocol,
-        "status": info.effective_status(),
-        "claims_verified": verified,
-        "claims_total": total,
-        "duration_s": _duration(info),
-    }
 
 
 def runs(home: HomeOpt = None, as_json: JsonOpt = False) -> None:

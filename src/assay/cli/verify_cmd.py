@@ -14,7 +14,6 @@ from assay.cli.options import BaseUrlOpt, CommonOptions, HomeOpt, JsonOpt, Model
 from assay.cli.output import console, err_console, print_json, shown
 from assay.config import Settings
 from assay.errors import IntegrityError
-from assay.events import ClaimVerified
 from assay.keys import KeyStore
 from assay.models.registry import model_from_settings
 from assay.store.runs import RunStore
@@ -48,16 +47,9 @@ def verify(
     result = recheck_run(run.dir)
     if rejudge_claims:
         asyncio.run(_rejudge(result, settings, keys))
-    for item in result.claims:
-        run.events.emit(
-            ClaimVerified(
-                id=item.claim_id,
-                status=item.rederived,  # type: ignore[arg-type]
-                reason=f"assay verify: {item.reason}",
-            )
-        )
+    result.record(run.events)
     if as_json:
-        print_json(_as_data(run.id, result))
+        print_json(result.to_json(run.id))
     else:
         _print(result)
     if not result.ok:
@@ -78,28 +70,6 @@ async def _rejudge(result: RecheckReport, settings: Settings, keys: KeyStore) ->
     finally:
         if model is not None:
             await model.aclose()
-
-
-def _as_data(run_id: str, result: RecheckReport) -> dict[str, object]:
-    return {
-        "run": run_id,
-        "ok": result.ok,
-        "failures": result.failures,
-        "warnings": result.warnings,
-        "claims": [
-            {
-                "id": c.claim_id,
-                "recorded": c.recorded,
-                "presented": c.presented,
-                "rederived": c.rederived,
-                "reason": c.reason,
-                "failed": c.failed,
-                "rejudged": list(c.rejudged),
-                "checks": {k.name: k.to_json() for k in c.checks},
-            }
-            for c in result.claims
-        ],
-    }
 
 
 def _print(result: RecheckReport) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -48,6 +49,11 @@ T = TypeVar("T")
 
 
 _interrupted: list[str] = []
+
+RunObserver = Callable[[Run], None]
+run_observer: ContextVar[RunObserver | None] = ContextVar("run_observer", default=None)
+"""Told of every run started or resumed in this context, right after its ``run.started``
+(a server learns the id of the run it launched, and can follow its events)."""
 
 
 def interrupted_run_ids() -> list[str]:
@@ -119,6 +125,7 @@ def start_run(
         _fail(run, exc)
         raise
     run.events.emit(RunStarted(run_id=run.id, topic=topic, protocol=protocol))
+    _observe(run)
     return context
 
 
@@ -139,7 +146,14 @@ def reopen_run(settings: Settings, run_id: str, *, model: Model | None = None) -
     run.events.emit(
         RunStarted(run_id=run.id, topic=info.topic, protocol=info.protocol, resumed=True)
     )
+    _observe(run)
     return context
+
+
+def _observe(run: Run) -> None:
+    observer = run_observer.get()
+    if observer is not None:
+        observer(run)
 
 
 def write_partial_report(context: RunContext, reason: str) -> None:

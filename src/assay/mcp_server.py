@@ -1,0 +1,239 @@
+"""``assay mcp``: research as tools for other agents (the official MCP SDK's server).
+
+Tools ``research``, ``ask``, ``web_research`` and ``deep`` run a protocol through
+``protocols.launch`` (the same call the CLI and the web API make) and answer with a typed
+``RunOutcome``: the answer, claim counts by status and the report's path. While a run
+works, each event of its log goes to the client as a progress notification (when the
+client asked for progress). ``verify``, ``show`` and ``runs`` read the run store. Served
+over stdio or streamable HTTP; the HTTP transport binds loopback only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import BaseModel, Field
+
+from assay.__about__ import __version__
+from assay.claims.recheck import recheck_run
+from assay.config import Settings
+from assay.errors import AssayError, BudgetExhausted
+from assay.protocols.deep.plan import MAX_DIRECTIONS
+from assay.protocols.launch import StartRun, call_protocol
+from assay.protocols.runner import run_observer
+from assay.store.claims import ClaimLedger
+from assay.store.runs import REPORT_FILE, Run, RunStore
+from assay.store.sources import SourceLedger
+from assay.store.summary import RunSummary, run_summary
+from assay.timeline import describe
+
+STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
+REPORT_CHARS = 20_000
+INSTRUCTIONS = (
+    "assay researches a question on the web and answers with claims that carry verbatim "
+    "quotes from saved sources; a claim is 'verified' only when two independent sources "
+    "support it. Use `ask` for a quick answer, `research` or `deep` for a cited report, "
+    "`verify` to re-check a run from its files."
+)
+
+
+class RunOutcome(BaseModel):
+    """What a run produced."""
+
+    run_id: str
+    protocol: str
+    status: str = Field(description="done, failed or interrupted")
+    reason: str | None = Field(default=None, description="Why the run stopped early, if it did.")
+    answer: str = Field(description="The answer or summary ('' when none was found).")
+    claims: dict[str, int] = Field(description="Claims by status.")
+    sources: int
+    report_path: str | None
+    run_dir: str
+
+
+class VerifyOutcome(BaseModel):
+    run_id: str
+    ok: bool
+    claims: int
+    failures: list[str]
+    warnings: list[str]
+
+
+class RunShow(BaseModel):
+    outcome: RunOutcome
+    topic: str
+    events: int
+    report: str = Field(description=f"report.md (its first {REPORT_CHARS} characters).")
+
+
+def outcome(run: Run, answer: str = "") -> RunOutcome:
+    claims = ClaimLedger(run.dir).claims()
+    report = run.dir / REPORT_FILE
+    return RunOutcome(
+        run_id=run.id,
+        protocol=run.info.protocol,
+        status=run.info.effective_status(),
+        reason=run.info.reason,
+        answer=answer,
+        claims={s: sum(1 for c in claims if c.status == s) for s in STATUSES},
+        sources=len(SourceLedger(run.dir).records()),
+        report_path=str(report) if report.is_file() else None,
+        run_dir=str(run.dir),
+    )
+
+
+def _answer(result: object) -> str:
+    """The answer in each protocol's result: research/ask answer, deep summary, web output."""
+    answer = getattr(result, "answer", None)
+    if isinstance(answer, str):
+        return answer
+    summary = getattr(result, "summary", None)
+    if isinstance(summary, list):
+        return " ".join(str(line) for line in summary)
+    output = getattr(result, "output", None)
+    return output[:4000] if isinstance(output, str) else ""
+
+
+class Progress:
+    """Forwards a run's events to the client as progress notifications."""
+
+    def __init__(self, context: Context[Any, Any]) -> None:
+        self.context = context
+        self.loop = asyncio.get_running_loop()
+        self.count = 0
+        self.sent: set[asyncio.Task[None]] = set()
+
+    def __call__(self, record: dict[str, Any]) -> None:
+        entry = describe(record)
+        self.loop.call_soon_threadsafe(self._send, f"{entry.kind}: {entry.text}"[:300])
+
+    def _send(self, message: str) -> None:
+        self.count += 1
+        task = self.loop.create_task(self.context.report_progress(self.count, None, message))
+        self.sent.add(task)
+        task.add_done_callback(self.sent.discard)
+
+    async def flush(self) -> None:
+        await asyncio.gather(*list(self.sent), return_exceptions=True)
+
+
+class AssayTools:
+    """The tools, over one home's settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @property
+    def store(self) -> RunStore:
+        return RunStore(self.settings.home, fsync=self.settings.fsync == "always")
+
+    async def run(self, request: StartRun, context: Context[Any, Any]) -> RunOutcome:
+        progress = Progress(context)
+        started: list[Run] = []
+        token = run_observer.set(started.append)
+        try:
+            result = await call_protocol(request, request.settings(self.settings), progress)
+            answer = _answer(result)
+        except BudgetExhausted:
+            answer = ""  # the partial report is written; the outcome says why
+        except AssayError as exc:
+            if not started:
+                raise ToolError(str(exc)) from None
+            answer = ""
+        finally:
+            run_observer.reset(token)
+            await progress.flush()
+        return outcome(self.store.open(started[-1].id), answer)  # ask's hand-over is last
+
+    def verify(self, run_id: str) -> VerifyOutcome:
+        run = self._open(run_id)
+        result = recheck_run(run.dir)
+        result.record(run.events)
+        return VerifyOutcome(run_id=run.id, ok=result.ok, claims=len(result.claims),
+                             failures=result.failures, warnings=result.warnings)  # fmt: skip
+
+    def show(self, run_id: str) -> RunShow:
+        run = self._open(run_id)
+        report = run.dir / REPORT_FILE
+        text = report.read_text(encoding="utf-8")[:REPORT_CHARS] if report.is_file() else ""
+        return RunShow(outcome=outcome(run), topic=run.info.topic,
+                       events=len(run.events.read().records), report=text)  # fmt: skip
+
+    def runs(self) -> list[RunSummary]:
+        store = self.store
+        return [RunSummary.model_validate(run_summary(store, info)) for info in store.list()]
+
+    def _open(self, run_id: str) -> Run:
+        try:
+            return self.store.open(run_id)
+        except AssayError as exc:
+            raise ToolError(str(exc)) from None
+
+
+def build_server(settings: Settings) -> MCPServer:
+    """The MCP server with assay's seven tools."""
+    server: MCPServer = MCPServer("assay", instructions=INSTRUCTIONS, version=__version__,
+                                  log_level="WARNING")  # fmt: skip
+    tools = AssayTools(settings)
+
+    @server.tool()
+    async def research(
+        topic: str, ctx: Context[Any, Any], sources: int = 5, search: str | None = None,
+        model: str | None = None, budget_time: float | None = None,
+    ) -> RunOutcome:  # fmt: skip
+        """Research a topic: plan, search, read sources, extract and verify claims, and
+        write a cited report."""
+        request = StartRun(protocol="research", topic=topic, sources=sources, search=search,
+                           model=model, budget_time=budget_time)  # fmt: skip
+        return await tools.run(request, ctx)
+
+    @server.tool()
+    async def ask(
+        question: str, ctx: Context[Any, Any], search: str | None = None, model: str | None = None
+    ) -> RunOutcome:
+        """Answer one question directly from a few sources (escalates to research when the
+        question needs it)."""
+        request = StartRun(protocol="ask", topic=question, search=search, model=model)
+        return await tools.run(request, ctx)
+
+    @server.tool()
+    async def web_research(
+        topic: str, ctx: Context[Any, Any], urls: list[str] | None = None,
+        keywords: list[str] | None = None,
+        depth: Literal["shallow", "medium", "deep"] = "medium", search: str | None = None,
+    ) -> RunOutcome:  # fmt: skip
+        """Research a topic from given URLs and/or search keywords; key points as verified
+        claims."""
+        request = StartRun(protocol="web-research", topic=topic, urls=urls or [],
+                           keywords=keywords or [], depth=depth, search=search)  # fmt: skip
+        return await tools.run(request, ctx)
+
+    @server.tool()
+    async def deep(
+        topic: str, ctx: Context[Any, Any], max_directions: int = MAX_DIRECTIONS,
+        search: str | None = None, model: str | None = None,
+    ) -> RunOutcome:  # fmt: skip
+        """Deep research: several directions researched and scored, then one report."""
+        request = StartRun(protocol="deep", topic=topic, max_directions=max_directions,
+                           search=search, model=model)  # fmt: skip
+        return await tools.run(request, ctx)
+
+    @server.tool()
+    def verify(run_id: str) -> VerifyOutcome:
+        """Re-check a run from its files: snapshots, quotes, statuses, report, hash chain."""
+        return tools.verify(run_id)
+
+    @server.tool()
+    def show(run_id: str) -> RunShow:
+        """A run's outcome and report (a run id or a unique prefix)."""
+        return tools.show(run_id)
+
+    @server.tool()
+    def runs() -> list[RunSummary]:
+        """Every run in the store."""
+        return tools.runs()
+
+    return server

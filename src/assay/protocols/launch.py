@@ -1,0 +1,103 @@
+"""A run any interface can ask for: the protocol, the question and the common options.
+
+The web API (``web.runs``) and the MCP server (``assay.mcp``) both start runs through
+``call_protocol``: one mapping from a request to the library's ``*_async`` calls.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assay.config import Settings
+from assay.protocols.deep.plan import MAX_DIRECTIONS
+from assay.store.eventlog import Listener
+
+Protocol = Literal["research", "ask", "web-research", "deep", "synth"]
+PROTOCOLS: tuple[Protocol, ...] = ("research", "ask", "web-research", "deep", "synth")
+RESUMABLE = ("research", "ask", "deep")
+# What a resumed run keeps from its own settings (as `assay resume` does).
+RESUMED_SETTINGS = ("search", "searxng_url", "max_results", "allow_hosts", "model", "base_url",
+                    "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch")  # fmt: skip
+
+
+class StartRun(BaseModel):
+    """A run to start: the protocol, the question and the common options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    protocol: Protocol = "research"
+    topic: str = Field(min_length=1, max_length=2000, description="The question or topic.")
+    search: str | None = Field(default=None, max_length=64, description="Search provider.")
+    searxng_url: str | None = Field(default=None, max_length=2000)
+    model: str | None = Field(default=None, max_length=200, description="PROVIDER:MODEL.")
+    base_url: str | None = Field(default=None, max_length=2000)
+    budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    budget_time: float | None = Field(default=None, gt=0, le=86_400)
+    sources: int = Field(default=5, ge=1, le=20, description="research: sources to read.")
+    urls: list[str] = Field(default_factory=list, max_length=20, description="web-research")
+    keywords: list[str] = Field(default_factory=list, max_length=20, description="web-research")
+    depth: Literal["shallow", "medium", "deep"] = "medium"
+    max_directions: int = Field(default=MAX_DIRECTIONS, ge=1, le=MAX_DIRECTIONS, description="deep")
+
+    def settings(self, base: Settings) -> Settings:
+        """``base`` with the options this request gives."""
+        given = self.model_dump(
+            include={"search", "searxng_url", "model", "base_url", "budget_tokens", "budget_time"},
+            exclude_none=True,
+        )
+        if not given:
+            return base
+        checked = Settings.model_validate({**base.model_dump(), **given})
+        return base.model_copy(update={k: getattr(checked, k) for k in given})
+
+
+async def call_protocol(
+    request: StartRun, settings: Settings, listener: Listener | None = None
+) -> object:
+    """Run ``request`` to its end (the protocol's own result object)."""
+    topic = request.topic
+    if request.protocol == "research":
+        from assay.protocols.research import research_async
+
+        return await research_async(
+            topic, settings=settings, sources=request.sources, listener=listener
+        )
+    if request.protocol == "ask":
+        from assay.protocols.research import ask_async
+
+        return await ask_async(topic, settings=settings, listener=listener)
+    if request.protocol == "web-research":
+        from assay.protocols.web_research.results import WebResearchRequest
+        from assay.protocols.web_research.skill import run_web_research
+
+        checked = WebResearchRequest.build(
+            topic, request.urls, request.keywords, request.depth, "summary"
+        )
+        return await run_web_research(checked, settings, listener=listener)
+    if request.protocol == "deep":
+        from assay.protocols.deep import deep_research_async
+
+        output = settings.home / "deep-reports"
+        output.mkdir(parents=True, exist_ok=True)
+        return await deep_research_async(
+            topic, settings=settings, max_directions=request.max_directions, output=output,
+            listener=listener,
+        )  # fmt: skip
+    from assay.protocols.synth import synth_async
+
+    output = settings.home / "synth-output"
+    output.mkdir(parents=True, exist_ok=True)
+    return await synth_async(topic, settings=settings, output=output, listener=listener)
+
+
+async def resume_protocol(protocol: str, run_id: str, settings: Settings) -> object:
+    """Continue an interrupted research, ask or deep run."""
+    if protocol == "deep":
+        from assay.protocols.deep import deep_resume_async
+
+        return await deep_resume_async(run_id, settings=settings)
+    from assay.protocols.research import resume_async
+
+    return await resume_async(run_id, settings=settings)

@@ -1,0 +1,72 @@
+"""The app factory: the API and UI routers, the security middleware, error mapping, and
+the run manager, whose runs are cancelled (left resumable) when the server stops."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from assay.__about__ import __version__
+from assay.config import Settings
+from assay.errors import (
+    AmbiguousRunError,
+    AssayError,
+    IntegrityError,
+    RunNotFoundError,
+    UnsafePathError,
+    UserError,
+)
+from assay.web import api, pages
+from assay.web.runs import RunManager, RunNotActive, TooManyRuns
+from assay.web.security import Guard, SecurityMiddleware
+
+# The most specific class first: the first match decides the status.
+_STATUS: tuple[tuple[type[AssayError], int], ...] = (
+    (RunNotFoundError, 404),
+    (UnsafePathError, 404),  # a path that would leave the store names no run
+    (AmbiguousRunError, 404),
+    (RunNotActive, 409),
+    (TooManyRuns, 429),
+    (IntegrityError, 409),
+    (UserError, 400),
+)
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """What ``assay serve`` was started with."""
+
+    settings: Settings
+    token: str | None = None
+    max_runs: int = 4
+
+
+def create_app(config: ServerConfig) -> FastAPI:
+    runs = RunManager(config.settings, max_runs=config.max_runs)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await runs.close()
+
+    app = FastAPI(
+        title="assay",
+        version=__version__,
+        description="Research runs whose every 'verified' can be re-checked by code.",
+        lifespan=lifespan,
+    )
+    app.state.runs = runs
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    app.add_exception_handler(AssayError, _assay_error)  # type: ignore[arg-type]
+    app.add_middleware(SecurityMiddleware, guard=Guard(config.token))
+    return app
+
+
+async def _assay_error(_request: Request, exc: AssayError) -> JSONResponse:
+    status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
+    return JSONResponse({"detail": str(exc), "kind": type(exc).__name__}, status_code=status)
