@@ -79,6 +79,8 @@ class RunContext:
     extractor: ClaimExtractor = field(init=False)
     searches: SearchWatch = field(default_factory=SearchWatch)
     owns_model: bool = field(init=False, default=False)
+    adopted: list[Model] = field(default_factory=list)
+    """Models a protocol built for this run (synth's per-agent models), closed with it."""
 
     def __post_init__(self) -> None:
         self.meter.add_listener(self._record_usage)
@@ -220,9 +222,10 @@ async def _within_time_budget(context: RunContext, body: Callable[[], Awaitable[
 
 
 async def _close_model(context: RunContext) -> None:
-    if context.owns_model and context.model is not None:
+    owned = [context.model] if context.owns_model and context.model is not None else []
+    for model in [*owned, *context.adopted]:
         try:
-            await context.model.aclose()
+            await model.aclose()
         except Exception as exc:  # closing must not hide how the run ended
             context.run.events.emit(WarningEvent(message=f"closing the model: {exc}", code="model"))
 

@@ -179,6 +179,7 @@ class Manager:
                     base_url=agent.base_url or context.settings.base_url, keys=context.keys
                 )
                 model = resolve_model(spec, options)
+                context.adopted.append(model)  # the runner closes it when the run ends
         except AssayError as exc:
             raise self.halt(
                 Blocked, f"missing input: {agent.name}'s model: {exc}", agent.name
