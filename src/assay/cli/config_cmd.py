@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
-from assay.cli.options import CommonOptions, HomeOpt, with_common_options
+from assay.cli.options import CommonOptions, HomeOpt, home_dir, with_common_options
 from assay.cli.output import console, print_json
-from assay.config import config_path
 from assay.errors import AssayError
-from assay.keys import KeyStore, scrub
-from assay.plugins import MODELS_GROUP, PROTOCOLS_GROUP, SEARCH_GROUP, plugin_names
+
+if TYPE_CHECKING:
+    from assay.keys import KeyStore
 
 config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
 
@@ -21,6 +21,10 @@ config_app = typer.Typer(help="Show the effective configuration.", no_args_is_he
 @with_common_options
 def show(options: CommonOptions) -> None:
     """Print the configuration a run would use: defaults < config.toml < ASSAY_* < flags."""
+    from assay.home import config_path
+    from assay.keys import KeyStore, scrub
+    from assay.plugins import MODELS_GROUP, PROTOCOLS_GROUP, SEARCH_GROUP, plugin_names
+
     settings = options.settings()
     store = KeyStore(settings.home, settings.keys)
     shown: dict[str, Any] = settings.snapshot()
@@ -50,5 +54,6 @@ def _key_state(store: KeyStore, name: str, reference: str) -> str:
 @config_app.command("path")
 def path(home: HomeOpt = None) -> None:
     """Print where config.toml is read from."""
-    options = CommonOptions(home=home)
-    typer.echo(str(config_path(options.settings().home)))
+    from assay.home import config_path
+
+    typer.echo(str(config_path(home_dir(home))))

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from assay.cli.options import CommonOptions, HomeOpt
 from assay.cli.output import console
 from assay.errors import BadInputError
-from assay.keys import KeyStore
+
+if TYPE_CHECKING:
+    from assay.keys import KeyStore
 
 keys_app = typer.Typer(
     help="Store provider keys (names only are ever shown).", no_args_is_help=True
@@ -19,6 +21,8 @@ NameArg = Annotated[str, typer.Argument(help="The key's variable name, e.g. BRAV
 
 
 def _store(home: HomeOpt) -> KeyStore:
+    from assay.keys import KeyStore
+
     settings = CommonOptions(home=home).settings()
     return KeyStore(settings.home, settings.keys)
 

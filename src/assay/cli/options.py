@@ -12,11 +12,12 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
-from assay.config import Settings, load_settings
+if TYPE_CHECKING:
+    from assay.config import Settings
 
 HomeOpt = Annotated[
     Path | None,
@@ -72,6 +73,8 @@ class CommonOptions:
 
     def settings(self, recorded: Mapping[str, Any] | None = None) -> Settings:
         """The effective settings; ``recorded`` (a resumed run's) wins over all but flags."""
+        from assay.config import load_settings  # pydantic-settings: only for commands that run
+
         flags = {
             "home": self.home,
             "search": self.search,
@@ -134,3 +137,10 @@ def with_common_options(command: F) -> F:
 
     with_options.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
     return cast(F, with_options)
+
+
+def home_dir(home: Path | None) -> Path:
+    """The home a command works in, without loading the settings machinery."""
+    from assay.home import resolve_home
+
+    return resolve_home(home)

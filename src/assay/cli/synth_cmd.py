@@ -6,17 +6,17 @@ for other errors).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, plain, print_json, shown
-from assay.cli.progress import progress
 from assay.errors import BadInputError
-from assay.protocols.synth import SynthResult, Timeouts, roster_from_flags, synth_async
+
+if TYPE_CHECKING:
+    from assay.protocols.synth import SynthResult
 
 
 def _print(result: SynthResult) -> None:
@@ -67,6 +67,11 @@ def synth(
     the chief author writes the Best and Verified response. Without --roster or --agent the
     default roster is built from what is configured (printed; pre-flight decides).
     Exit 0 [DONE], 5 [MISMATCH], 6 [INCOMPLETE], 7 [BLOCK]."""
+    import asyncio
+
+    from assay.cli.progress import progress
+    from assay.protocols.synth import Timeouts, roster_from_flags, synth_async
+
     settings = options.settings()
     if roster is not None and agent:
         raise BadInputError("give either --roster FILE or --agent ... (not both)")

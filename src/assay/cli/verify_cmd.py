@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from assay.claims.recheck import RecheckReport, recheck_run, rejudge
-from assay.claims.select import build_judge
 from assay.cli.options import BaseUrlOpt, CommonOptions, HomeOpt, JsonOpt, ModelOpt
 from assay.cli.output import console, err_console, print_json, shown
-from assay.config import Settings
 from assay.errors import IntegrityError
-from assay.events import ClaimVerified
-from assay.keys import KeyStore
-from assay.models.registry import model_from_settings
-from assay.store.runs import RunStore
+
+if TYPE_CHECKING:
+    from assay.claims.recheck import RecheckReport
+    from assay.config import Settings
+    from assay.keys import KeyStore
 
 _MARK = {True: "[green]✓[/]", False: "[red]✗[/]"}
 RejudgeOpt = Annotated[
@@ -41,6 +37,13 @@ def verify(
     """Re-check the whole run: every snapshot, quote, number, origin and status, the
     report's markers and URLs, and the hash chain over its records; exit 4 naming each
     failure."""
+    import asyncio
+
+    from assay.claims.recheck import recheck_run
+    from assay.events import ClaimVerified
+    from assay.keys import KeyStore
+    from assay.store.runs import RunStore
+
     settings = CommonOptions(home=home, model=model, base_url=base_url).settings()
     keys = KeyStore(settings.home, settings.keys)
     secrets = frozenset(keys.known_secret_values())
@@ -72,6 +75,10 @@ def verify(
 
 
 async def _rejudge(result: RecheckReport, settings: Settings, keys: KeyStore) -> None:
+    from assay.claims.recheck import rejudge
+    from assay.claims.select import build_judge
+    from assay.models.registry import model_from_settings
+
     model = model_from_settings(settings, keys)
     try:
         await rejudge(result, build_judge(model, budget=None, meter=None))
@@ -103,6 +110,8 @@ def _as_data(run_id: str, result: RecheckReport) -> dict[str, object]:
 
 
 def _print(result: RecheckReport) -> None:
+    from rich.table import Table
+
     table = Table("claim", "recorded", "report", "re-derived", "checks", "reason")
     for item in result.claims:
         checks = " ".join(f"{_MARK[c.passed]}{c.name}" for c in item.checks)
