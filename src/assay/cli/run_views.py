@@ -11,6 +11,7 @@ from rich.table import Table
 
 from assay.cli.options import CommonOptions
 from assay.cli.output import console, err_console, plain, print_json, shown
+from assay.cli.runs_table import runs_table
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunInfo, RunStore
 from assay.timeline import describe
@@ -63,20 +64,7 @@ def list_runs(home: Path | None, as_json: bool) -> None:
     if not rows:
         console.print(f"no runs yet in {store.root}")
         return
-    table = Table("started", "topic", "protocol", "status", "claims", "duration")
-    table.add_column("id", no_wrap=True)
-    for row in rows:
-        duration = row["duration_s"]
-        table.add_row(
-            row["started"][:19].replace("T", " "),
-            shown(row["topic"][:50]),
-            shown(row["protocol"]),
-            row["status"],
-            f"{row['claims_verified']}/{row['claims_total']}",
-            "-" if duration is None else f"{duration:.1f}s",
-            shown(row["id"]),
-        )
-    console.print(table)
+    console.print(runs_table(rows, console.width))
 
 
 def show_run(run_id: str, home: Path | None, *, as_json: bool, follow: bool) -> None:
