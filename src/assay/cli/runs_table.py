@@ -8,7 +8,7 @@ and start as fit; the topic is shortened with "…" to the width that is left.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,11 +48,11 @@ COLUMNS = {
 PRIORITY = ("id", "status", "claims", "topic", "protocol", "duration", "started")
 
 
-def _width(rows: list[Row], column: Column) -> int:
+def _width(rows: Sequence[Row], column: Column) -> int:
     return max(cell_len(column.header), *(cell_len(column.cell(row)) for row in rows))
 
 
-def _table(rows: list[Row], names: list[str], widths: dict[str, int]) -> Table:
+def _table(rows: Sequence[Row], names: list[str], widths: dict[str, int]) -> Table:
     # Every width is set, so rich never squeezes a column (it would cut an id to "2026…").
     table = Table(box=None, pad_edge=False, padding=(0, 1))
     shown_names = [n for n in COLUMNS if n in names]
@@ -65,7 +65,7 @@ def _table(rows: list[Row], names: list[str], widths: dict[str, int]) -> Table:
     return table
 
 
-def runs_table(rows: list[Row], width: int) -> Table:
+def runs_table(rows: Sequence[Row], width: int) -> Table:
     """The columns, by priority, whose narrowest layout fits in ``width`` cells."""
     widths = {name: _width(rows, column) for name, column in COLUMNS.items()}
     names: list[str] = []
