@@ -6,6 +6,8 @@ pyproject.toml), so there is one way in. A group maps a name to a factory object
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from difflib import get_close_matches
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -25,11 +27,17 @@ def plugin_names(group: str) -> list[str]:
     return sorted(_entry_points(group))
 
 
+def unknown_name(what: str, name: str, known: Iterable[str]) -> ConfigError:
+    """The one-line error for a misspelled name: the closest known one, then all of them."""
+    names = sorted(known)
+    close = get_close_matches(name, names, n=1, cutoff=0.7)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return ConfigError(f"unknown {what} {name!r}{hint} (known: {', '.join(names) or 'none'})")
+
+
 def load_plugin(group: str, name: str) -> Any:
     """Load the object registered as ``name`` in ``group``; unknown names are user errors."""
     found = _entry_points(group)
     if name not in found:
-        known = ", ".join(sorted(found)) or "none"
-        kind = group.removeprefix("assay.")
-        raise ConfigError(f"unknown {kind} plugin {name!r} (known: {known})")
+        raise unknown_name(f"{group.removeprefix('assay.')} plugin", name, found)
     return found[name].load()

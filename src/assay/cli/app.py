@@ -28,7 +28,6 @@ import sys
 from typing import Annotated, Any
 
 import typer
-from typer.core import TyperGroup
 
 from assay.__about__ import __version__
 from assay.cli import (
@@ -42,13 +41,14 @@ from assay.cli import (
     verify_cmd,
     web_research_cmd,
 )
+from assay.cli.help import AssayGroup
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
 from assay.cli.output import err_console, plain, print_error
 from assay.errors import AssayError, RunCancelled
 
 
-class _ErrorMappingGroup(TyperGroup):
+class _ErrorMappingGroup(AssayGroup):
     """Turns assay's errors into a one-line message and the documented exit code."""
 
     def invoke(self, ctx: Any) -> Any:  # typer's vendored click Context

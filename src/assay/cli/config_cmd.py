@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from assay.cli.help import AssayGroup
 from assay.cli.options import CommonOptions, HomeOpt, home_dir, with_common_options
 from assay.cli.output import console, print_json
 from assay.errors import AssayError
@@ -14,7 +15,9 @@ from assay.errors import AssayError
 if TYPE_CHECKING:
     from assay.keys import KeyStore
 
-config_app = typer.Typer(help="Show the effective configuration.", no_args_is_help=True)
+config_app = typer.Typer(
+    cls=AssayGroup, help="Show the effective configuration.", no_args_is_help=True
+)
 
 
 @config_app.command("show")

@@ -11,11 +11,14 @@ from typing import Annotated
 
 import typer
 
+from assay.cli.help import AssayGroup
 from assay.cli.options import HomeOpt, JsonOpt, home_dir
 from assay.cli.output import print_json
 from assay.errors import BadInputError
 
-index_app = typer.Typer(help="Build and search the local full-text index.", no_args_is_help=True)
+index_app = typer.Typer(
+    cls=AssayGroup, help="Build and search the local full-text index.", no_args_is_help=True
+)
 
 PathsArg = Annotated[
     list[Path], typer.Argument(help="Files or folders (read recursively).", show_default=False)

@@ -10,10 +10,13 @@ from urllib.parse import urlsplit
 
 import typer
 
+from assay.cli.help import AssayGroup
+
 if TYPE_CHECKING:
     from assay.lab import Lab
 
 lab_app = typer.Typer(
+    cls=AssayGroup,
     help="Serve a corpus as websites on loopback, for tests and benchmarks.",
     no_args_is_help=True,
 )

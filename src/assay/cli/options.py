@@ -22,7 +22,10 @@ if TYPE_CHECKING:
 HomeOpt = Annotated[
     Path | None,
     typer.Option(
-        "--home", help="ASSAY_HOME: where runs, keys and the index live.", show_default=False
+        "--home",
+        metavar="PATH",
+        help="ASSAY_HOME: where runs, keys and the index live.",
+        show_default=False,
     ),
 ]
 JsonOpt = Annotated[
@@ -30,20 +33,29 @@ JsonOpt = Annotated[
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
 SearchOpt = Annotated[
-    str | None, typer.Option("--search", help="Search provider (local, searxng, brave, ...).")
+    str | None,
+    typer.Option("--search", metavar="NAME", help="Search provider (local, searxng, brave, ...)."),
 ]
-SearxngUrlOpt = Annotated[str | None, typer.Option("--searxng-url", help="SearxNG base URL.")]
+SearxngUrlOpt = Annotated[
+    str | None, typer.Option("--searxng-url", metavar="URL", help="SearxNG base URL.")
+]
 ModelOpt = Annotated[
     str | None,
-    typer.Option("--model", help="PROVIDER:MODEL; without it the extractive engine is used."),
+    typer.Option(
+        "--model",
+        metavar="PROVIDER:MODEL",
+        help="e.g. openai:gpt-4o-mini; without it the extractive engine is used.",
+    ),
 ]
 BaseUrlOpt = Annotated[
-    str | None, typer.Option("--base-url", help="Base URL of an OpenAI-compatible endpoint.")
+    str | None,
+    typer.Option("--base-url", metavar="URL", help="Base URL of an OpenAI-compatible endpoint."),
 ]
 AllowHostOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--allow-host",
+        metavar="HOST",
         help="Allow fetching this private/loopback host or CIDR (repeatable).",
         show_default=False,
     ),
