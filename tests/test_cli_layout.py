@@ -113,14 +113,14 @@ def test_a_misspelled_provider_gets_did_you_mean(isolated_home: Path) -> None:
     assert len(lines) == 1 and "unknown search plugin 'brvae'; did you mean 'brave'?" in lines[0]
 
 
-def test_a_misspelled_model_provider_or_protocol_gets_did_you_mean() -> None:
+def test_a_misspelled_model_provider_or_search_plugin_gets_did_you_mean() -> None:
     from assay.errors import ConfigError
     from assay.models.registry import resolve_model
-    from assay.plugins import PROTOCOLS_GROUP, load_plugin
+    from assay.plugins import SEARCH_GROUP, load_plugin
 
     with pytest.raises(ConfigError, match="'opnai'; did you mean 'openai'"):
         resolve_model("opnai:gpt-4o-mini")
-    with pytest.raises(ConfigError, match="'reserch'; did you mean 'research'"):
-        load_plugin(PROTOCOLS_GROUP, "reserch")
+    with pytest.raises(ConfigError, match="'searx'; did you mean 'searxng'"):
+        load_plugin(SEARCH_GROUP, "searx")
     with pytest.raises(ConfigError, match=r"'zzz' \(known:"):  # nothing close: no guess
-        load_plugin(PROTOCOLS_GROUP, "zzz")
+        load_plugin(SEARCH_GROUP, "zzz")

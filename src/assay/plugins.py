@@ -1,7 +1,12 @@
-"""Entry-point registries: search providers, models and protocols are all plugins.
+"""Entry-point registries: search providers and models are plugins.
 
 Built-ins register through the same entry points as third-party packages (see
-pyproject.toml), so there is one way in. A group maps a name to a factory object.
+pyproject.toml), so there is one way in. A group maps a name to a factory object whose
+contract ``assay`` exports (``SearchProviderFactory``, ``ModelFactory``).
+
+Protocols are not a plugin group: each takes its own inputs (a roster, urls and keywords,
+a number of directions) and has its own command, so there is no one contract that a
+third-party protocol could implement and the CLI could call.
 """
 
 from __future__ import annotations
@@ -15,7 +20,6 @@ from assay.errors import ConfigError
 
 SEARCH_GROUP = "assay.search"
 MODELS_GROUP = "assay.models"
-PROTOCOLS_GROUP = "assay.protocols"
 
 
 def _entry_points(group: str) -> dict[str, EntryPoint]:

@@ -26,7 +26,7 @@ def show(options: CommonOptions) -> None:
     """Print the configuration a run would use: defaults < config.toml < ASSAY_* < flags."""
     from assay.home import config_path
     from assay.keys import KeyStore, scrub
-    from assay.plugins import MODELS_GROUP, PROTOCOLS_GROUP, SEARCH_GROUP, plugin_names
+    from assay.plugins import MODELS_GROUP, SEARCH_GROUP, plugin_names
 
     settings = options.settings()
     store = KeyStore(settings.home, settings.keys)
@@ -34,8 +34,7 @@ def show(options: CommonOptions) -> None:
     shown["keys"] = {name: _key_state(store, name, ref) for name, ref in settings.keys.items()}
     shown["key_store"] = {name: "set (masked)" for name in store.names()}
     shown["plugins"] = {
-        group.removeprefix("assay."): plugin_names(group)
-        for group in (SEARCH_GROUP, MODELS_GROUP, PROTOCOLS_GROUP)
+        group.removeprefix("assay."): plugin_names(group) for group in (SEARCH_GROUP, MODELS_GROUP)
     }
     # Belt and braces: no resolved secret value may appear anywhere in the output.
     text = scrub(json.dumps(shown, indent=2), store.known_secret_values())

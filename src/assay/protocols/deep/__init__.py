@@ -123,10 +123,28 @@ def _result(context: RunContext, outcome: DeepOutcome) -> DeepResult:
     )
 
 
-def deep_research(topic: str, **options: Any) -> DeepResult:
+def deep_research(
+    topic: str,
+    *,
+    settings: Settings | None = None,
+    max_directions: int = MAX_DIRECTIONS,
+    output: Path | str | None = None,
+    model: Model | None = None,
+    listener: Listener | None = None,
+    echo: Echo | None = None,
+) -> DeepResult:
     """``deep_research_async`` for callers without an event loop."""
-    result: DeepResult = asyncio.run(deep_research_async(topic, **options))
-    return result
+    return asyncio.run(
+        deep_research_async(
+            topic,
+            settings=settings,
+            max_directions=max_directions,
+            output=output,
+            model=model,
+            listener=listener,
+            echo=echo,
+        )
+    )
 
 
 __all__ = ["DeepResult", "deep_research", "deep_research_async", "deep_resume_async"]

@@ -8,7 +8,6 @@ lighter toolset and hands over to a fresh full run when the question is research
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,16 +160,34 @@ async def resume_async(
     return await _run(context, mode, sources or default, folder)
 
 
-def _sync(factory: Callable[[], Any]) -> ResearchResult:
-    result: ResearchResult = asyncio.run(factory())
-    return result
-
-
-def research(topic: str, **options: Any) -> ResearchResult:
+def research(
+    topic: str,
+    *,
+    settings: Settings | None = None,
+    workspace: Path | None = None,
+    sources: int = DEFAULT_SOURCES,
+    model: Model | None = None,
+    listener: Listener | None = None,
+) -> ResearchResult:
     """``research_async`` for callers without an event loop."""
-    return _sync(lambda: research_async(topic, **options))
+    return asyncio.run(
+        research_async(
+            topic,
+            settings=settings,
+            workspace=workspace,
+            sources=sources,
+            model=model,
+            listener=listener,
+        )
+    )
 
 
-def ask(question: str, **options: Any) -> ResearchResult:
+def ask(
+    question: str,
+    *,
+    settings: Settings | None = None,
+    model: Model | None = None,
+    listener: Listener | None = None,
+) -> ResearchResult:
     """``ask_async`` for callers without an event loop."""
-    return _sync(lambda: ask_async(question, **options))
+    return asyncio.run(ask_async(question, settings=settings, model=model, listener=listener))

@@ -131,9 +131,30 @@ def _agents(roster: Roster | Path) -> tuple[Agent, ...]:
     return roster.agents if isinstance(roster, Roster) else ()
 
 
-def synth(topic: str, **kwargs: Any) -> SynthResult:
+def synth(
+    topic: str,
+    *,
+    roster: Roster | Path | None = None,
+    output: Path,
+    settings: Settings | None = None,
+    timeouts: Timeouts | None = None,
+    models: Mapping[str, Model] | None = None,
+    listener: Listener | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> SynthResult:
     """``synth_async``, run to completion."""
-    return asyncio.run(synth_async(topic, **kwargs))
+    return asyncio.run(
+        synth_async(
+            topic,
+            roster=roster,
+            output=output,
+            settings=settings,
+            timeouts=timeouts,
+            models=models,
+            listener=listener,
+            echo=echo,
+        )
+    )
 
 
 __all__ = [
