@@ -69,11 +69,17 @@ def create(name: str, options: ModelOptions) -> Model:
 CONTRACT: ModelFactory = create
 """
 
-# Proves the type check can fail: a provider whose search returns the wrong type.
+# Proves the type check can fail: a provider whose search returns the wrong type, and
+# calls that the sync API's typed keywords reject.
 BROKEN_PLUGIN = """\
 from __future__ import annotations
 
-from assay import SearchProviderFactory
+from assay import SearchProviderFactory, research, web_research
+
+
+def misuse() -> None:
+    research("tides", sources="five")
+    web_research("tides", keywords=["tide"], serch="local")
 
 
 class Wrong:
@@ -138,6 +144,8 @@ def test_plugins_type_check_strictly_against_assay(site: Path) -> None:
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]
     assert errors, done.stdout + done.stderr  # the broken plugin is caught...
     assert all(line.startswith("acme_broken") for line in errors), errors  # ...only it
+    assert any('"sources"' in e and "incompatible type" in e for e in errors), errors
+    assert any('Unexpected keyword argument "serch"' in e for e in errors), errors
 
 
 def test_plugins_load_through_their_entry_points(

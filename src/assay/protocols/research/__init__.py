@@ -7,11 +7,11 @@ lighter toolset and hands over to a fresh full run when the question is research
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.blocking import blocking
 from assay.config import Settings, load_settings
 from assay.events import FullResearchRequested
 from assay.models import Model
@@ -160,34 +160,5 @@ async def resume_async(
     return await _run(context, mode, sources or default, folder)
 
 
-def research(
-    topic: str,
-    *,
-    settings: Settings | None = None,
-    workspace: Path | None = None,
-    sources: int = DEFAULT_SOURCES,
-    model: Model | None = None,
-    listener: Listener | None = None,
-) -> ResearchResult:
-    """``research_async`` for callers without an event loop."""
-    return asyncio.run(
-        research_async(
-            topic,
-            settings=settings,
-            workspace=workspace,
-            sources=sources,
-            model=model,
-            listener=listener,
-        )
-    )
-
-
-def ask(
-    question: str,
-    *,
-    settings: Settings | None = None,
-    model: Model | None = None,
-    listener: Listener | None = None,
-) -> ResearchResult:
-    """``ask_async`` for callers without an event loop."""
-    return asyncio.run(ask_async(question, settings=settings, model=model, listener=listener))
+research = blocking(research_async)
+ask = blocking(ask_async)

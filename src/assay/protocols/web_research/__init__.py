@@ -14,11 +14,11 @@ confidence), ``antipatterns``, ``render`` and ``structured`` (outputs), ``skill`
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from assay.blocking import blocking
 from assay.config import Settings, load_settings
 from assay.models import Model
 from assay.protocols.web_research.results import (
@@ -59,7 +59,16 @@ async def web_research_async(
     budget_tokens: int | None = None,
     budget_time: float | None = None,
 ) -> WebResearchResult:
-    """Research ``topic`` from ``urls`` and/or ``keywords``; see ``web_research``."""
+    """Research ``topic``: read ``urls``, search ``keywords``, until the depth's 3 / 5 / 7
+    usable sources; extract key points as claims, verify them, and write the output.
+
+    The keyword arguments after ``settings`` are settings given as flags would be, and win
+    over ``settings``; any other setting goes in ``settings``. ``model`` is a
+    ``provider:model`` name or a ``Model`` object (a ``ScriptedModel`` in tests). Raises
+    ``BadInputError("topic + urls/keywords required")`` without a topic and a source, and
+    ``ConfigError("WebFetch permission missing, provide sources manually")`` when fetching
+    is off. ``web_research`` is the same for callers without an event loop.
+    """
     request = WebResearchRequest.build(topic, urls, keywords, depth, output_format)
     flags = {
         "model": model if isinstance(model, str) else None,
@@ -75,40 +84,7 @@ async def web_research_async(
     return await run_web_research(request, _settings(settings, flags), model=given)
 
 
-def web_research(
-    topic: str,
-    urls: Iterable[str] | None = None,
-    keywords: Iterable[str] | None = None,
-    depth: str = "medium",
-    output_format: str = "summary",
-    *,
-    settings: Settings | None = None,
-    model: Model | str | None = None,
-    home: Path | str | None = None,
-    search: str | None = None,
-    searxng_url: str | None = None,
-    base_url: str | None = None,
-    allow_hosts: Sequence[str] | None = None,
-    budget_tokens: int | None = None,
-    budget_time: float | None = None,
-) -> WebResearchResult:
-    """Research ``topic``: read ``urls``, search ``keywords``, until the depth's 3 / 5 / 7
-    usable sources; extract key points as claims, verify them, and write the output.
-
-    The keyword arguments after ``settings`` are settings given as flags would be, and win
-    over ``settings``; any other setting goes in ``settings``. ``model`` is a
-    ``provider:model`` name or a ``Model`` object (a ``ScriptedModel`` in tests). Raises
-    ``BadInputError("topic + urls/keywords required")`` without a topic and a source, and
-    ``ConfigError("WebFetch permission missing, provide sources manually")`` when fetching
-    is off. Call ``web_research_async`` from inside an event loop.
-    """
-    return asyncio.run(
-        web_research_async(
-            topic, urls, keywords, depth, output_format, settings=settings, model=model,
-            home=home, search=search, searxng_url=searxng_url, base_url=base_url,
-            allow_hosts=allow_hosts, budget_tokens=budget_tokens, budget_time=budget_time,
-        )
-    )  # fmt: skip
+web_research = blocking(web_research_async)
 
 
 __all__ = [
