@@ -16,6 +16,11 @@ def test_public_api_is_pinned() -> None:
         "KeyStore",
         "MissingKeyError",
         "Model",
+        "ModelFactory",
+        "ModelOptions",
+        "ModelProfile",
+        "ModelReply",
+        "ModelRequest",
         "PolicyViolation",
         "ProviderError",
         "ResearchResult",
@@ -26,6 +31,8 @@ def test_public_api_is_pinned() -> None:
         "RunStore",
         "ScriptedModel",
         "SearchProvider",
+        "SearchProviderFactory",
+        "SearchResult",
         "Settings",
         "SourceLedger",
         "SourceRecord",
@@ -62,3 +69,22 @@ def test_import_assay_loads_no_protocol_until_one_is_used() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[:2] == ["[]", "True"]
+
+
+def test_sync_wrappers_take_the_typed_keywords_of_their_async_twins() -> None:
+    import inspect
+
+    pairs = [
+        (assay.research, assay.research_async),
+        (assay.ask, assay.ask_async),
+        (assay.deep_research, assay.deep_research_async),
+        (assay.synth, assay.synth_async),
+        (assay.web_research, assay.web_research_async),
+    ]
+    for sync, twin in pairs:
+        given = inspect.signature(sync, eval_str=True).parameters
+        assert all(p.kind is not p.VAR_KEYWORD for p in given.values()), sync.__name__
+        expected = inspect.signature(twin, eval_str=True).parameters
+        assert {n: p.annotation for n, p in given.items()} == {
+            n: p.annotation for n, p in expected.items()
+        }, sync.__name__

@@ -134,14 +134,14 @@ def test_keys_cli_stores_and_lists_names_only(isolated_home: Path) -> None:
 
 
 def test_built_in_plugins_register_through_entry_points() -> None:
-    from assay.plugins import MODELS_GROUP, PROTOCOLS_GROUP, SEARCH_GROUP, load_plugin
+    from assay.plugins import MODELS_GROUP, SEARCH_GROUP, load_plugin
 
     shown = json.loads(CliRunner().invoke(app, ["config", "show", "--json"]).output)["plugins"]
-    assert shown["protocols"] == ["ask", "deep", "research", "synth", "web-research"]
+    assert set(shown) == {"search", "models"}  # protocols are commands, not plugins
     assert {"searxng", "local", "mcp"} <= set(shown["search"])
     assert shown["models"] == ["anthropic", "openai"]
-    for group in (SEARCH_GROUP, MODELS_GROUP, PROTOCOLS_GROUP):
+    for group in (SEARCH_GROUP, MODELS_GROUP):
         for name in shown[group.removeprefix("assay.")]:
             assert callable(load_plugin(group, name)), (group, name)
-    with pytest.raises(ConfigError, match="unknown protocols plugin 'nope'"):
-        load_plugin(PROTOCOLS_GROUP, "nope")
+    with pytest.raises(ConfigError, match="unknown search plugin 'nope'"):
+        load_plugin(SEARCH_GROUP, "nope")

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from assay.cli import app, verify_cmd
+from assay.cli import app
 from assay.config import load_settings
 from assay.lab import Lab
+from assay.models import registry
 from assay.models.testing import ScriptedModel
 from assay.protocols.research import research_async
 
@@ -234,7 +235,7 @@ def test_rejudge_with_a_model_asks_it_about_each_claim(
         chosen.append(settings.model)
         return model
 
-    monkeypatch.setattr(verify_cmd, "model_from_settings", fake_model)
+    monkeypatch.setattr(registry, "model_from_settings", fake_model)  # verify imports it late
     write_lines(run_copy / "claims.jsonl", _edit_text(lines(run_copy / "claims.jsonl")))
     code, output = verify(
         run_copy, "--rejudge", "--model", "openai:judge", "--base-url", "http://127.0.0.1:9/v1"

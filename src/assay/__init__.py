@@ -3,6 +3,13 @@
 The public API is what ``__all__`` lists; everything else is internal. Names are imported
 on first use (PEP 562), so ``import assay`` — and every CLI command — starts without
 loading the protocols, the extractor or the model SDKs it does not need.
+
+Plugins are typed against the contracts exported here: an ``assay.search`` entry point
+loads a ``SearchProviderFactory`` (settings, ``http=``, ``keys=``) that builds a
+``SearchProvider`` returning ``SearchResult``s; an ``assay.models`` entry point loads a
+``ModelFactory`` (name, ``ModelOptions``) that builds a ``Model`` answering a
+``ModelRequest`` with a ``ModelReply``, described by its ``ModelProfile``.
+``ScriptedModel`` stands in for a model in tests.
 """
 
 from __future__ import annotations
@@ -27,9 +34,13 @@ if TYPE_CHECKING:
         RunError,
         UserError,
     )
-    from assay.gather.search.base import SearchProvider
+    from assay.gather.search.base import SearchProvider, SearchProviderFactory, SearchResult
     from assay.keys import KeyStore
     from assay.models.base import Model
+    from assay.models.base import Reply as ModelReply
+    from assay.models.base import Request as ModelRequest
+    from assay.models.profiles import ModelProfile
+    from assay.models.registry import ModelFactory, ModelOptions
     from assay.models.testing import ScriptedModel
     from assay.protocols.deep import DeepResult, deep_research, deep_research_async
     from assay.protocols.research import (
@@ -53,9 +64,11 @@ _HOMES = {
         "MissingKeyError", "PolicyViolation", "ProviderError", "RunCancelled", "RunError",
         "UserError",
     ),
-    "assay.gather.search.base": ("SearchProvider",),
+    "assay.gather.search.base": ("SearchProvider", "SearchProviderFactory", "SearchResult"),
     "assay.keys": ("KeyStore",),
     "assay.models.base": ("Model",),
+    "assay.models.profiles": ("ModelProfile",),
+    "assay.models.registry": ("ModelFactory", "ModelOptions"),
     "assay.models.testing": ("ScriptedModel",),
     "assay.protocols.deep": ("DeepResult", "deep_research", "deep_research_async"),
     "assay.protocols.research": (
@@ -68,6 +81,9 @@ _HOMES = {
     "assay.store.sources": ("SourceLedger", "SourceRecord"),
 }  # fmt: skip
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+# Public names that differ from the name in their home module.
+_RENAMED = {"ModelReply": ("assay.models.base", "Reply"),
+            "ModelRequest": ("assay.models.base", "Request")}  # fmt: skip
 
 __all__ = [
     "AssayError",
@@ -83,6 +99,11 @@ __all__ = [
     "KeyStore",
     "MissingKeyError",
     "Model",
+    "ModelFactory",
+    "ModelOptions",
+    "ModelProfile",
+    "ModelReply",
+    "ModelRequest",
     "PolicyViolation",
     "ProviderError",
     "ResearchResult",
@@ -93,6 +114,8 @@ __all__ = [
     "RunStore",
     "ScriptedModel",
     "SearchProvider",
+    "SearchProviderFactory",
+    "SearchResult",
     "Settings",
     "SourceLedger",
     "SourceRecord",
@@ -116,10 +139,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _HOME_OF.get(name)
+    module, home_name = _RENAMED.get(name) or (_HOME_OF.get(name), name)
     if module is None:
         raise AttributeError(f"module 'assay' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(module), home_name)
     globals()[name] = value  # later look-ups skip this function
     return value
 

@@ -10,14 +10,12 @@ Nested sections are set from the environment with a double underscore, for examp
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 import tomllib
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
@@ -26,18 +24,12 @@ from pydantic_settings import (
 )
 
 from assay.errors import ConfigError
+from assay.home import config_path as config_path  # re-exported: callers import them here
+from assay.home import default_home as default_home
+from assay.home import resolve_home
 
-HOME_VARIABLE = "ASSAY_HOME"
 SECRET_REFERENCE_PREFIXES = ("$env:", "$file:")
 _config_file: ContextVar[Path | None] = ContextVar("assay_config_file", default=None)
-
-
-def default_home() -> Path:
-    """ASSAY_HOME if set, else the platform's user data directory."""
-    explicit = os.environ.get(HOME_VARIABLE)
-    if explicit:
-        return Path(explicit).expanduser()
-    return Path(platformdirs.user_data_dir("assay"))
 
 
 _HOUR = 3600.0
@@ -195,17 +187,13 @@ class _TomlFileSource(PydanticBaseSettingsSource):
             raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 
 
-def config_path(home: Path | None = None) -> Path:
-    return (home or default_home()) / "config.toml"
-
-
 def load_settings(**overrides: Any) -> Settings:
     """Build the effective settings; flags come in as ``overrides`` (None means not given).
 
     The config file is read from the home the flags or the environment chose.
     """
     given = {k: v for k, v in overrides.items() if v is not None and v != []}
-    home = Path(given["home"]).expanduser() if "home" in given else default_home()
+    home = resolve_home(given.get("home"))
     given["home"] = home
     token = _config_file.set(config_path(home))
     try:

@@ -1,11 +1,18 @@
-"""Entry-point registries: search providers, models and protocols are all plugins.
+"""Entry-point registries: search providers and models are plugins.
 
 Built-ins register through the same entry points as third-party packages (see
-pyproject.toml), so there is one way in. A group maps a name to a factory object.
+pyproject.toml), so there is one way in. A group maps a name to a factory object whose
+contract ``assay`` exports (``SearchProviderFactory``, ``ModelFactory``).
+
+Protocols are not a plugin group: each takes its own inputs (a roster, urls and keywords,
+a number of directions) and has its own command, so there is no one contract that a
+third-party protocol could implement and the CLI could call.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from difflib import get_close_matches
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -13,7 +20,6 @@ from assay.errors import ConfigError
 
 SEARCH_GROUP = "assay.search"
 MODELS_GROUP = "assay.models"
-PROTOCOLS_GROUP = "assay.protocols"
 
 
 def _entry_points(group: str) -> dict[str, EntryPoint]:
@@ -25,11 +31,17 @@ def plugin_names(group: str) -> list[str]:
     return sorted(_entry_points(group))
 
 
+def unknown_name(what: str, name: str, known: Iterable[str]) -> ConfigError:
+    """The one-line error for a misspelled name: the closest known one, then all of them."""
+    names = sorted(known)
+    close = get_close_matches(name, names, n=1, cutoff=0.7)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return ConfigError(f"unknown {what} {name!r}{hint} (known: {', '.join(names) or 'none'})")
+
+
 def load_plugin(group: str, name: str) -> Any:
     """Load the object registered as ``name`` in ``group``; unknown names are user errors."""
     found = _entry_points(group)
     if name not in found:
-        known = ", ".join(sorted(found)) or "none"
-        kind = group.removeprefix("assay.")
-        raise ConfigError(f"unknown {kind} plugin {name!r} (known: {known})")
+        raise unknown_name(f"{group.removeprefix('assay.')} plugin", name, found)
     return found[name].load()

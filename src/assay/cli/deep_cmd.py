@@ -3,22 +3,19 @@ deep run and the directions table ``assay show`` prints come from here too."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, plain, print_json
-from assay.config import Settings
-from assay.keys import KeyStore
-from assay.protocols.deep import DeepResult, deep_research_async, deep_resume_async
-from assay.protocols.deep.findings import FindingsStore
-from assay.protocols.deep.protocol import Echo
-from assay.protocols.runner import open_store
-from assay.store.runs import Run
+
+if TYPE_CHECKING:
+    from assay.config import Settings
+    from assay.protocols.deep import DeepResult
+    from assay.protocols.deep.protocol import Echo
+    from assay.store.runs import Run
 
 
 def _echo(options: CommonOptions) -> Echo:
@@ -52,6 +49,10 @@ def deep(
 ) -> None:
     """Deep research: detect search, plan directions, run scored workers, escalate weak
     directions, and write a cited report with findings, gaps and a bibliography."""
+    import asyncio
+
+    from assay.protocols.deep import deep_research_async
+
     settings = options.settings()
     result = asyncio.run(
         deep_research_async(
@@ -63,12 +64,19 @@ def deep(
 
 
 def is_deep_run(settings: Settings, run_id: str) -> bool:
+    from assay.keys import KeyStore
+    from assay.protocols.runner import open_store
+
     store = open_store(settings, KeyStore(settings.home, settings.keys))
     return store.open(run_id).info.protocol == "deep"
 
 
 def resume_deep(run_id: str, options: CommonOptions) -> None:
     """``assay resume`` of a deep run: it goes on at its first direction without a review."""
+    import asyncio
+
+    from assay.protocols.deep import deep_resume_async
+
     settings = options.settings()
     result = asyncio.run(deep_resume_async(run_id, settings=settings, echo=_echo(options)))
     _finish(result, options)
@@ -76,6 +84,10 @@ def resume_deep(run_id: str, options: CommonOptions) -> None:
 
 def print_directions(run: Run) -> None:
     """The directions table of ``assay show``: scores, escalations and failed checks."""
+    from rich.table import Table
+
+    from assay.protocols.deep.findings import FindingsStore
+
     reviews = FindingsStore(run.dir).reviews()
     if not reviews:
         return

@@ -11,13 +11,14 @@ from typing import Annotated
 
 import typer
 
-from assay.cli.options import HomeOpt, JsonOpt
+from assay.cli.help import AssayGroup
+from assay.cli.options import HomeOpt, JsonOpt, home_dir
 from assay.cli.output import print_json
-from assay.config import load_settings
 from assay.errors import BadInputError
-from assay.gather.index import INDEX_FILE, IndexStats, LocalIndex
 
-index_app = typer.Typer(help="Build and search the local full-text index.", no_args_is_help=True)
+index_app = typer.Typer(
+    cls=AssayGroup, help="Build and search the local full-text index.", no_args_is_help=True
+)
 
 PathsArg = Annotated[
     list[Path], typer.Argument(help="Files or folders (read recursively).", show_default=False)
@@ -30,12 +31,16 @@ TargetArg = Annotated[
 
 
 def _index_path(home: Path | None) -> Path:
-    return load_settings(home=home).home / INDEX_FILE
+    from assay.gather.index import INDEX_FILE
+
+    return home_dir(home) / INDEX_FILE
 
 
 @index_app.command("add")
 def add(paths: PathsArg, home: HomeOpt = None, json: JsonOpt = False) -> None:
     """Add files and folders to the index (re-adding a file replaces its documents)."""
+    from assay.gather.index import LocalIndex
+
     path = _index_path(home)
     with LocalIndex(path) as index:
         report = index.add_paths(paths)
@@ -54,6 +59,8 @@ def search(
     query: QueryArg, limit: LimitOpt = 10, home: HomeOpt = None, json: JsonOpt = False
 ) -> None:
     """Search the index (bm25 ranking)."""
+    from assay.gather.index import LocalIndex
+
     path = _index_path(home)
     hits = []
     if path.is_file():
@@ -71,6 +78,8 @@ def search(
 @index_app.command("stats")
 def stats(home: HomeOpt = None, json: JsonOpt = False) -> None:
     """How many documents and sources the index holds, and its size on disk."""
+    from assay.gather.index import IndexStats, LocalIndex
+
     path = _index_path(home)
     if path.is_file():
         with LocalIndex(path) as index:
@@ -91,6 +100,8 @@ def stats(home: HomeOpt = None, json: JsonOpt = False) -> None:
 @index_app.command("remove")
 def remove(target: TargetArg, home: HomeOpt = None, json: JsonOpt = False) -> None:
     """Remove a document by id, every document of a file, or of every file under a folder."""
+    from assay.gather.index import LocalIndex
+
     path = _index_path(home)
     removed = 0
     if path.is_file():

@@ -3,22 +3,27 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from assay.cli.help import AssayGroup
 from assay.cli.options import CommonOptions, HomeOpt
 from assay.cli.output import console
 from assay.errors import BadInputError
-from assay.keys import KeyStore
+
+if TYPE_CHECKING:
+    from assay.keys import KeyStore
 
 keys_app = typer.Typer(
-    help="Store provider keys (names only are ever shown).", no_args_is_help=True
+    cls=AssayGroup, help="Store provider keys (names only are ever shown).", no_args_is_help=True
 )
 NameArg = Annotated[str, typer.Argument(help="The key's variable name, e.g. BRAVE_API_KEY.")]
 
 
 def _store(home: HomeOpt) -> KeyStore:
+    from assay.keys import KeyStore
+
     settings = CommonOptions(home=home).settings()
     return KeyStore(settings.home, settings.keys)
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 import signal
 import threading
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 from urllib.parse import urlsplit
 
 import typer
 
-from assay.lab import Lab, serve_lab
-from assay.lab.server import FIRST_ADDRESS, MAX_SITES
+from assay.cli.help import AssayGroup
+
+if TYPE_CHECKING:
+    from assay.lab import Lab
 
 lab_app = typer.Typer(
+    cls=AssayGroup,
     help="Serve a corpus as websites on loopback, for tests and benchmarks.",
     no_args_is_help=True,
 )
@@ -27,7 +30,7 @@ CorpusArg = Annotated[
     ),
 ]
 SitesOpt = Annotated[
-    int, typer.Option("--sites", min=1, max=MAX_SITES, help="How many websites to serve.")
+    int, typer.Option("--sites", min=1, help="How many websites to serve (at most 200).")
 ]
 PortOpt = Annotated[
     int, typer.Option("--port", min=0, max=65535, help="Port for every site (0: any free one).")
@@ -36,8 +39,12 @@ NoFaultsOpt = Annotated[
     bool, typer.Option("--no-faults", help="Serve pages only: no /fault/, /private/, /inject/.")
 ]
 AddressOpt = Annotated[
-    str,
-    typer.Option("--address", help="Loopback address of site 1; site k gets the next ones."),
+    str | None,
+    typer.Option(
+        "--address",
+        help="Loopback address of site 1 (default 127.0.0.2); site k gets the next ones.",
+        show_default=False,
+    ),
 ]
 
 
@@ -57,14 +64,21 @@ def serve(
     sites: SitesOpt = 3,
     port: PortOpt = 0,
     no_faults: NoFaultsOpt = False,
-    address: AddressOpt = FIRST_ADDRESS,
+    address: AddressOpt = None,
 ) -> None:
     """Serve CORPUS as websites on loopback addresses, with a SearxNG-style /search."""
+    from assay.lab.server import FIRST_ADDRESS, serve_lab
+
+    first_address = address or FIRST_ADDRESS
     on_main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, _interrupt) if on_main else None
     try:
         with serve_lab(
-            corpus, sites=sites, faults=not no_faults, port=port, first_address=address
+            corpus,
+            sites=sites,
+            faults=not no_faults,
+            port=port,
+            first_address=first_address,
         ) as lab:
             for number, (site, pages) in enumerate(zip(lab.sites, lab.site_pages, strict=True), 1):
                 typer.echo(f"lab: site {number} {site} ({len(pages)} pages)")

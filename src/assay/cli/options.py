@@ -12,16 +12,20 @@ import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
-from assay.config import Settings, load_settings
+if TYPE_CHECKING:
+    from assay.config import Settings
 
 HomeOpt = Annotated[
     Path | None,
     typer.Option(
-        "--home", help="ASSAY_HOME: where runs, keys and the index live.", show_default=False
+        "--home",
+        metavar="PATH",
+        help="ASSAY_HOME: where runs, keys and the index live.",
+        show_default=False,
     ),
 ]
 JsonOpt = Annotated[
@@ -29,20 +33,29 @@ JsonOpt = Annotated[
 ]
 QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress display.")]
 SearchOpt = Annotated[
-    str | None, typer.Option("--search", help="Search provider (local, searxng, brave, ...).")
+    str | None,
+    typer.Option("--search", metavar="NAME", help="Search provider (local, searxng, brave, ...)."),
 ]
-SearxngUrlOpt = Annotated[str | None, typer.Option("--searxng-url", help="SearxNG base URL.")]
+SearxngUrlOpt = Annotated[
+    str | None, typer.Option("--searxng-url", metavar="URL", help="SearxNG base URL.")
+]
 ModelOpt = Annotated[
     str | None,
-    typer.Option("--model", help="PROVIDER:MODEL; without it the extractive engine is used."),
+    typer.Option(
+        "--model",
+        metavar="PROVIDER:MODEL",
+        help="e.g. openai:gpt-4o-mini; without it the extractive engine is used.",
+    ),
 ]
 BaseUrlOpt = Annotated[
-    str | None, typer.Option("--base-url", help="Base URL of an OpenAI-compatible endpoint.")
+    str | None,
+    typer.Option("--base-url", metavar="URL", help="Base URL of an OpenAI-compatible endpoint."),
 ]
 AllowHostOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--allow-host",
+        metavar="HOST",
         help="Allow fetching this private/loopback host or CIDR (repeatable).",
         show_default=False,
     ),
@@ -72,6 +85,8 @@ class CommonOptions:
 
     def settings(self, recorded: Mapping[str, Any] | None = None) -> Settings:
         """The effective settings; ``recorded`` (a resumed run's) wins over all but flags."""
+        from assay.config import load_settings  # pydantic-settings: only for commands that run
+
         flags = {
             "home": self.home,
             "search": self.search,
@@ -139,3 +154,10 @@ def _with_options(command: F, declared: tuple[tuple[str, Any, object], ...]) -> 
 
     with_options.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]
     return cast(F, with_options)
+
+
+def home_dir(home: Path | None) -> Path:
+    """The home a command works in, without loading the settings machinery."""
+    from assay.home import resolve_home
+
+    return resolve_home(home)

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from assay.cli.deep_cmd import is_deep_run, resume_deep
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json, shown
-from assay.cli.progress import progress
 from assay.errors import BudgetExhausted
-from assay.protocols.launch import RESUMED_SETTINGS
-from assay.protocols.research import ResearchResult, ask_async, research_async, resume_async
-from assay.store.eventlog import Listener
-from assay.store.runs import RunStore
+
+if TYPE_CHECKING:
+    from assay.protocols.research import ResearchResult
+    from assay.store.eventlog import Listener
 
 TopicArg = Annotated[str, typer.Argument(help="The question or topic.")]
 
@@ -38,6 +36,10 @@ def _drive(
     options: CommonOptions,
     start: Callable[[Listener | None], Coroutine[Any, Any, ResearchResult]],
 ) -> None:
+    import asyncio
+
+    from assay.cli.progress import progress
+
     try:
         with progress(not (options.quiet or options.json)) as listener:
             result = asyncio.run(start(listener))
@@ -60,6 +62,8 @@ def research(
     options: CommonOptions,
 ) -> None:
     """Research a topic: plan, gather, extract claims, verify, and write a cited report."""
+    from assay.protocols.research import research_async
+
     settings = options.settings()
 
     def start(listener: Listener | None) -> Coroutine[Any, Any, ResearchResult]:
@@ -76,6 +80,8 @@ def ask(
     options: CommonOptions,
 ) -> None:
     """Answer one question directly; research-grade questions escalate to a full run."""
+    from assay.protocols.research import ask_async
+
     settings = options.settings()
     _drive(options, lambda listener: ask_async(question, settings=settings, listener=listener))
 
@@ -89,6 +95,10 @@ def resume(
 
     The run goes on with the search, model and fetch settings it started with; a flag
     given here wins."""
+    from assay.protocols.launch import RESUMED_SETTINGS
+    from assay.protocols.research import resume_async
+    from assay.store.runs import RunStore
+
     recorded = RunStore(options.settings().home).open(run_id).info.config
     settings = options.settings({k: recorded[k] for k in RESUMED_SETTINGS if k in recorded})
     if is_deep_run(settings, run_id):

@@ -6,17 +6,17 @@ for other errors).
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, plain, print_json, shown
-from assay.cli.progress import progress
 from assay.errors import BadInputError
-from assay.protocols.synth import SynthResult, Timeouts, roster_from_flags, synth_async
+
+if TYPE_CHECKING:
+    from assay.protocols.synth import SynthResult
 
 
 def _print(result: SynthResult) -> None:
@@ -46,8 +46,9 @@ def synth(
         list[str] | None,
         typer.Option(
             "--agent",
-            help='Instead of --roster: "name=X,role=SEARCHER,can_search=true,search_tool=local"'
-            " (repeatable; keys as in a roster file).",
+            metavar="KEY=VALUE,...",
+            help="Instead of --roster: one agent, keys as in a roster file (repeatable; "
+            "see the example above).",
         ),
     ] = None,
     chief_author: Annotated[
@@ -63,10 +64,22 @@ def synth(
     *,
     options: CommonOptions,
 ) -> None:
-    """Run a search-synth panel: searchers research in parallel, fact-check each other, and
-    the chief author writes the Best and Verified response. Without --roster or --agent the
-    default roster is built from what is configured (printed; pre-flight decides).
+    """Run a search-synth panel of agents that research and fact-check each other.
+
+    Searchers research in parallel and fact-check each other, and the chief author writes
+    the Best and Verified response. Without --roster or --agent the default roster is
+    built from what is configured (printed; pre-flight decides).
+
+    Example: assay synth "Why do rivers meander?" -o out.md --chief-author A
+    --agent name=A,role=SEARCHER,can_search=true,search_tool=local
+    --agent name=B,role=SEARCHER,can_search=true,search_tool=local
+
     Exit 0 [DONE], 5 [MISMATCH], 6 [INCOMPLETE], 7 [BLOCK]."""
+    import asyncio
+
+    from assay.cli.progress import progress
+    from assay.protocols.synth import Timeouts, roster_from_flags, synth_async
+
     settings = options.settings()
     if roster is not None and agent:
         raise BadInputError("give either --roster FILE or --agent ... (not both)")

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from assay.cli.options import CommonOptions, HomeOpt
-from assay.config import Settings
 from assay.errors import ConfigError
-from assay.store.runs import RunStore
+
+if TYPE_CHECKING:
+    from assay.config import Settings
 
 StartRun = Any  # assay.tui.app.StartRun, without importing Textual before the guard
 
@@ -63,6 +64,8 @@ def tui(
         from assay.tui import AssayApp
     except ImportError:
         raise ConfigError("assay tui needs textual: pip install 'assay[tui]'") from None
+    from assay.store.runs import RunStore
+
     settings = CommonOptions(home=home).settings()
     if run_id is not None:
         run_id = RunStore(settings.home).resolve(run_id).name  # an unknown id fails here, exit 2

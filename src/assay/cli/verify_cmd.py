@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
-from assay.claims.recheck import RecheckReport, recheck_run, rejudge
-from assay.claims.select import build_judge
 from assay.cli.options import BaseUrlOpt, CommonOptions, HomeOpt, JsonOpt, ModelOpt
 from assay.cli.output import console, err_console, print_json, shown
-from assay.config import Settings
 from assay.errors import IntegrityError
-from assay.keys import KeyStore
-from assay.models.registry import model_from_settings
-from assay.store.runs import RunStore
+
+if TYPE_CHECKING:
+    from assay.claims.recheck import RecheckReport
+    from assay.config import Settings
+    from assay.keys import KeyStore
 
 _MARK = {True: "[green]✓[/]", False: "[red]✗[/]"}
 RejudgeOpt = Annotated[
@@ -40,6 +37,12 @@ def verify(
     """Re-check the whole run: every snapshot, quote, number, origin and status, the
     report's markers and URLs, and the hash chain over its records; exit 4 naming each
     failure."""
+    import asyncio
+
+    from assay.claims.recheck import recheck_run
+    from assay.keys import KeyStore
+    from assay.store.runs import RunStore
+
     settings = CommonOptions(home=home, model=model, base_url=base_url).settings()
     keys = KeyStore(settings.home, settings.keys)
     secrets = frozenset(keys.known_secret_values())
@@ -64,6 +67,10 @@ def verify(
 
 
 async def _rejudge(result: RecheckReport, settings: Settings, keys: KeyStore) -> None:
+    from assay.claims.recheck import rejudge
+    from assay.claims.select import build_judge
+    from assay.models.registry import model_from_settings
+
     model = model_from_settings(settings, keys)
     try:
         await rejudge(result, build_judge(model, budget=None, meter=None))
@@ -73,6 +80,8 @@ async def _rejudge(result: RecheckReport, settings: Settings, keys: KeyStore) ->
 
 
 def _print(result: RecheckReport) -> None:
+    from rich.table import Table
+
     table = Table("claim", "recorded", "report", "re-derived", "checks", "reason")
     for item in result.claims:
         checks = " ".join(f"{_MARK[c.passed]}{c.name}" for c in item.checks)

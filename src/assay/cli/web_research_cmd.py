@@ -8,7 +8,6 @@ codes: 0 done, 1 no usable source (the output lists each one and why), 2 bad inp
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from typing import Annotated
@@ -17,10 +16,7 @@ import typer
 
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import plain, print_json
-from assay.cli.progress import progress
 from assay.errors import BudgetExhausted, RunError
-from assay.protocols.web_research import WebResearchRequest, run_web_research
-from assay.store.runs import REPORT_JSON_FILE
 
 UrlOpt = Annotated[
     list[str] | None,
@@ -52,6 +48,12 @@ def web_research(
 ) -> None:
     """Research TOPIC from --url pages and --keyword searches: key points of each source
     as claims, verified, then a cited summary, report or structured JSON."""
+    import asyncio
+
+    from assay.cli.progress import progress
+    from assay.protocols.web_research import WebResearchRequest, run_web_research
+    from assay.store.runs import REPORT_JSON_FILE
+
     request = WebResearchRequest.build(topic, url, keyword, depth, output_format)
     settings = options.settings()
     with progress(not (options.quiet or options.json)) as listener:

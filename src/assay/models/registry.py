@@ -18,7 +18,7 @@ from assay.errors import ConfigError
 from assay.keys import KeyStore
 from assay.models.base import Model
 from assay.models.profiles import OUTPUT_MODES, ProfileOverrides
-from assay.plugins import MODELS_GROUP, load_plugin, plugin_names
+from assay.plugins import MODELS_GROUP, load_plugin, plugin_names, unknown_name
 
 if TYPE_CHECKING:
     import httpx2
@@ -80,8 +80,7 @@ def provider_factory(provider: str) -> ModelFactory:
         module, _, attribute = BUILTIN_PROVIDERS[provider].partition(":")
         factory = getattr(importlib.import_module(module), attribute)
     else:
-        known = ", ".join(model_providers())
-        raise ConfigError(f"unknown model provider {provider!r} (known: {known})")
+        raise unknown_name("model provider", provider, model_providers())
     if not callable(factory):
         raise ConfigError(f"model provider {provider!r} is not a factory")
     return factory  # type: ignore[no-any-return]

@@ -83,7 +83,8 @@ class AssayApp(App[None]):
 
     def get_default_screen(self) -> Screen[Any]:
         extra = [
-            Binding(cls.key, f"app.show_pane('{cls.pane_id}')", cls.pane_title.lower())
+            # Off the footer, which has room for the general keys only; ? lists these.
+            Binding(cls.key, f"app.show_pane('{cls.pane_id}')", cls.pane_title.lower(), show=False)
             for cls in self.pane_classes
         ]
         screen_class: type[MainScreen] = type("MainScreen", (MainScreen,), {"BINDINGS": extra})

@@ -24,6 +24,7 @@ CSS = """
 NewRunScreen, HelpScreen { align: center middle; }
 #new-run, #help { width: 80; height: auto; max-height: 90%; padding: 1 2;
                   border: thick $accent; background: $surface; }
+#help { padding: 0 2; }
 #mode-row { height: auto; }
 #mode-row Label { padding: 1 1; }
 """
@@ -36,7 +37,7 @@ class MainScreen(Screen[None]):
         Binding("q", "app.quit", "quit"),
         Binding("r", "app.show_pane('runs')", "runs"),
         Binding("n", "app.new_run", "new run"),
-        Binding("tab", "app.cycle_pane(1)", "next pane", show=False),
+        Binding("tab", "app.cycle_pane(1)", "panes"),
         Binding("shift+tab", "app.cycle_pane(-1)", "previous pane", show=False),
         Binding("question_mark", "app.help", "help"),
     ]

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label, Markdown, Static, Switch
@@ -111,19 +111,18 @@ class NewRunScreen(ModalScreen[tuple[str, str] | None]):
         self.dismiss(None)
 
 
+# One line a key, so the help fits a 24-row terminal; it scrolls (↑ ↓ pgup pgdn) if not.
 HELP = """\
 # assay tui
 
-| key | |
-|---|---|
-| `r` | runs list (enter opens a run) |
-| `n` | start a run (research, or ask) |
-| `f` `p` `c` `o` | feed · plan · claims · report of the open run |
-| `d` | directions of a deep run (search method, scores, checks, escalations) |
-| `m` | panel of a search-synth run (agents, phase, checker → author verdict matrix) |
-| `tab` / `shift+tab` | next / previous pane |
-| `?` | this help |
-| `q` | quit (a run started here is interrupted; `assay resume` continues it) |
+- `r` runs list (enter opens a run)
+- `n` start a run (research, or ask)
+- `f` `p` `c` `o` feed · plan · claims · report of the open run
+- `d` directions of a deep run (scores, checks, escalations)
+- `m` panel of a search-synth run (agents, verdict matrix)
+- `tab` / `shift+tab` next / previous pane
+- `?` this help (`esc` closes it)
+- `q` quit (a run started here is interrupted; `assay resume` continues it)
 
 The open run is followed live: the panes change as the run writes its files, whether
 it runs here or in another process (`assay show RUN --follow` shows the same feed).
@@ -134,7 +133,7 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,question_mark,q", "close", "close")]
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="help"):
+        with VerticalScroll(id="help"):
             yield Markdown(HELP)
 
     def action_close(self) -> None:

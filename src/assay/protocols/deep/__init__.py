@@ -10,11 +10,11 @@ executive summary) go to ``echo``: a library call prints nothing unless it passe
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.blocking import blocking
 from assay.config import Settings, load_settings
 from assay.models import Model
 from assay.protocols.deep.plan import MAX_DIRECTIONS
@@ -123,10 +123,7 @@ def _result(context: RunContext, outcome: DeepOutcome) -> DeepResult:
     )
 
 
-def deep_research(topic: str, **options: Any) -> DeepResult:
-    """``deep_research_async`` for callers without an event loop."""
-    result: DeepResult = asyncio.run(deep_research_async(topic, **options))
-    return result
+deep_research = blocking(deep_research_async)
 
 
 __all__ = ["DeepResult", "deep_research", "deep_research_async", "deep_resume_async"]

@@ -7,12 +7,11 @@ lighter toolset and hands over to a fresh full run when the question is research
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.blocking import blocking
 from assay.config import Settings, load_settings
 from assay.events import FullResearchRequested
 from assay.models import Model
@@ -161,16 +160,5 @@ async def resume_async(
     return await _run(context, mode, sources or default, folder)
 
 
-def _sync(factory: Callable[[], Any]) -> ResearchResult:
-    result: ResearchResult = asyncio.run(factory())
-    return result
-
-
-def research(topic: str, **options: Any) -> ResearchResult:
-    """``research_async`` for callers without an event loop."""
-    return _sync(lambda: research_async(topic, **options))
-
-
-def ask(question: str, **options: Any) -> ResearchResult:
-    """``ask_async`` for callers without an event loop."""
-    return _sync(lambda: ask_async(question, **options))
+research = blocking(research_async)
+ask = blocking(ask_async)

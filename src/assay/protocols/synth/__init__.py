@@ -8,12 +8,12 @@ turns it into exit code 0, 5, 6 or 7. ``synth`` is the same, synchronously.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from assay.blocking import blocking
 from assay.config import Settings, load_settings
 from assay.errors import UserError
 from assay.models import Model
@@ -131,9 +131,7 @@ def _agents(roster: Roster | Path) -> tuple[Agent, ...]:
     return roster.agents if isinstance(roster, Roster) else ()
 
 
-def synth(topic: str, **kwargs: Any) -> SynthResult:
-    """``synth_async``, run to completion."""
-    return asyncio.run(synth_async(topic, **kwargs))
+synth = blocking(synth_async)
 
 
 __all__ = [

@@ -14,12 +14,12 @@ confidence), ``antipatterns``, ``render`` and ``structured`` (outputs), ``skill`
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
+from assay.blocking import blocking
 from assay.config import Settings, load_settings
-from assay.errors import BadInputError
 from assay.models import Model
 from assay.protocols.web_research.results import (
     DEPTH_SOURCES,
@@ -33,9 +33,6 @@ from assay.protocols.web_research.skill import fetch_enabled, run_web_research
 
 
 def _settings(settings: Settings | None, options: dict[str, Any]) -> Settings:
-    unknown = sorted(set(options) - set(Settings.model_fields))
-    if unknown:
-        raise BadInputError(f"web_research got unknown option(s): {', '.join(unknown)}")
     given = {k: v for k, v in options.items() if v is not None}
     if settings is None:
         return load_settings(**given)
@@ -53,42 +50,41 @@ async def web_research_async(
     output_format: str = "summary",
     *,
     settings: Settings | None = None,
-    **options: Any,
-) -> WebResearchResult:
-    """Research ``topic`` from ``urls`` and/or ``keywords``; see ``web_research``."""
-    request = WebResearchRequest.build(topic, urls, keywords, depth, output_format)
-    model = options.pop("model", None)
-    if model is not None and not isinstance(model, Model):
-        options["model"] = model
-        model = None
-    return await run_web_research(request, _settings(settings, options), model=model)
-
-
-def web_research(
-    topic: str,
-    urls: Iterable[str] | None = None,
-    keywords: Iterable[str] | None = None,
-    depth: str = "medium",
-    output_format: str = "summary",
-    *,
-    settings: Settings | None = None,
-    **options: Any,
+    model: Model | str | None = None,
+    home: Path | str | None = None,
+    search: str | None = None,
+    searxng_url: str | None = None,
+    base_url: str | None = None,
+    allow_hosts: Sequence[str] | None = None,
+    budget_tokens: int | None = None,
+    budget_time: float | None = None,
 ) -> WebResearchResult:
     """Research ``topic``: read ``urls``, search ``keywords``, until the depth's 3 / 5 / 7
     usable sources; extract key points as claims, verify them, and write the output.
 
-    ``options`` are settings given as flags would be (``search``, ``searxng_url``,
-    ``model``, ``base_url``, ``allow_hosts``, ``budget_tokens``, ``budget_time``, ``home``...);
-    ``model`` may also be a ``Model`` object (a ``ScriptedModel`` in tests). Raises
+    The keyword arguments after ``settings`` are settings given as flags would be, and win
+    over ``settings``; any other setting goes in ``settings``. ``model`` is a
+    ``provider:model`` name or a ``Model`` object (a ``ScriptedModel`` in tests). Raises
     ``BadInputError("topic + urls/keywords required")`` without a topic and a source, and
     ``ConfigError("WebFetch permission missing, provide sources manually")`` when fetching
-    is off. Call ``web_research_async`` from inside an event loop.
+    is off. ``web_research`` is the same for callers without an event loop.
     """
-    return asyncio.run(
-        web_research_async(
-            topic, urls, keywords, depth, output_format, settings=settings, **options
-        )
-    )
+    request = WebResearchRequest.build(topic, urls, keywords, depth, output_format)
+    flags = {
+        "model": model if isinstance(model, str) else None,
+        "home": home,
+        "search": search,
+        "searxng_url": searxng_url,
+        "base_url": base_url,
+        "allow_hosts": list(allow_hosts) if allow_hosts is not None else None,
+        "budget_tokens": budget_tokens,
+        "budget_time": budget_time,
+    }
+    given = model if isinstance(model, Model) else None
+    return await run_web_research(request, _settings(settings, flags), model=given)
+
+
+web_research = blocking(web_research_async)
 
 
 __all__ = [
