@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, model_validator
 from assay.claims.relevance import Relevance
 from assay.claims.standalone import stand_alone
 from assay.engines.extractive.picker import pick_claims
-from assay.engines.extractive.text import looks_like_instruction
+from assay.engines.extractive.text import content_words, looks_like_instruction
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.store.claims import ClaimLedger, ClaimRecord, Confidence, Evidence
@@ -115,8 +115,30 @@ class ModelExtractor(ModelStep):
         drafts = []
         for item in reply.claims[:max_claims]:
             source = picked[item.sentence - 1]
+            if echoes_question(item.claim, source.sentence, question):
+                continue
             drafts.append(DraftClaim(item.claim.strip(), source.sentence, source.start, source.end))
         return drafts
+
+
+ECHOED_WORDS = 2
+"""Words of the question a claim may carry that its sentence lacks: one is a paraphrase
+("founded" → "established"), two or more is the question's own frame."""
+
+
+def echoes_question(claim: str, sentence: str, question: str) -> bool:
+    """Whether ``claim`` fills the question's frame with words its sentence does not say.
+
+    The local 1.5B model answered "What language were books being translated into during
+    the era of Haymo of Faversham?" with the claim "The language being translated into
+    during the era of Haymo of Faversham was English", quoting "Haymo of Faversham … was an
+    English Franciscan scholar": the claim's "language", "translated" and "era" came from
+    the question, not from the page. Such a claim states what was asked, not what was read.
+    """
+    stated = set(content_words(sentence))
+    asked = set(content_words(question))
+    borrowed = {word for word in content_words(claim) if word in asked and word not in stated}
+    return len(borrowed) >= ECHOED_WORDS
 
 
 def record_claims(

@@ -1,0 +1,46 @@
+"""The model extractor: a claim must say what its sentence says, not what was asked."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from assay.claims.extract import ModelExtractor, echoes_question
+from assay.models.testing import ScriptedModel
+
+QUESTION = "What language were books being translated into during the era of Haymo of Faversham?"
+PAGE = (
+    "Haymo of Faversham, O.F.M. (c. 1243), was an English Franciscan scholar. "
+    "He acquired fame as a lecturer at the University of Paris."
+)
+
+
+def test_a_claim_that_fills_the_question_with_a_word_of_the_page_is_dropped() -> None:
+    def script(request: Any) -> object:
+        return {
+            "claims": [
+                {
+                    "claim": "The language being translated into during the era of Haymo of "
+                    "Faversham was English.",
+                    "sentence": 1,
+                },
+                {"claim": "Haymo of Faversham was an English Franciscan scholar.", "sentence": 1},
+            ]
+        }
+
+    drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(QUESTION, PAGE))
+    assert [d.text for d in drafts] == ["Haymo of Faversham was an English Franciscan scholar."]
+    assert drafts[0].quote.startswith("Haymo of Faversham, O.F.M.")
+
+
+def test_one_word_of_the_question_is_a_paraphrase_not_an_echo() -> None:
+    assert not echoes_question(
+        "The Journal was established in 1991.",
+        "The Journal was founded in 1991 by the society.",
+        "When was the Journal established?",
+    )
+    assert echoes_question(
+        "Christopher Nolan and Sathish Kalathil are both film directors.",
+        "Christopher Nolan is an English-American film director and producer.",
+        "Are Christopher Nolan and Sathish Kalathil both film directors?",
+    )
