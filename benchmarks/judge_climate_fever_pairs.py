@@ -1,13 +1,16 @@
 """Score the extractive judge on climate-fever's claim–evidence pairs.
 
     .venv/bin/python benchmarks/judge_climate_fever_pairs.py [--split tune|held|all]
-        [--data PATH] [--embeddings] [--sweep]
+        [--data PATH] [--embeddings] [--sweep] [--limit CLAIMS]
+        [--model openai:qwen2.5-coder-1.5b-instruct --base-url http://127.0.0.1:8765/v1]
 
 Each line of the data file is a claim with five evidence sentences, each labelled
 SUPPORTS / REFUTES / NOT_ENOUGH_INFO. The judge labels every (claim, evidence) pair; the
 script prints the confusion matrix (gold rows, predicted columns), accuracy, per-class
 precision/recall/F1 and macro-F1, twice: as labelled, and "confident only" (a verdict the
-judge marks not confident counted as NOT_ENOUGH_INFO, as the status rules treat it).
+judge marks not confident counted as NOT_ENOUGH_INFO, as the status rules treat it). With
+``--model`` the model judge (``claims/model_judge.py``, one typed call per pair, 2 at a time)
+labels the pairs instead, and tokens and time per pair are printed.
 
 Splits: ``tune`` is the first 385 lines, half the file (thresholds were tuned there),
 ``held`` the rest (never looked at while tuning). ``--sweep`` prints macro-F1 and the
@@ -19,6 +22,7 @@ asserts nothing.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import time
 from collections import Counter
@@ -26,17 +30,22 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from assay.claims.judge import Verdict
+from assay.claims.model_judge import ModelJudge
 from assay.engines.extractive import ExtractiveJudge, Thresholds
 from assay.engines.extractive.embeddings import INSTALL_HINT, Similarity, load_similarity
+from assay.errors import ProviderError
+from assay.models import ModelOptions, model_requests_allowed, resolve_model
+from assay.models.usage import UsageMeter
 
 LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO")
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared/data/climate-fever-dev.jsonl"
 TUNE_LINES = 385
 
 
-def load_pairs(path: Path, split: str) -> list[tuple[str, str, str]]:
+def load_pairs(path: Path, split: str, limit: int | None = None) -> list[tuple[str, str, str]]:
     lines = path.read_text(encoding="utf-8").splitlines()
     chosen = {"tune": lines[:TUNE_LINES], "held": lines[TUNE_LINES:], "all": lines}[split]
+    chosen = chosen[:limit] if limit is not None else chosen
     pairs = []
     for line in chosen:
         row = json.loads(line)
@@ -79,6 +88,31 @@ def report(title: str, gold: Sequence[str], predicted: Sequence[str]) -> None:
 
 def judge_all(judge: ExtractiveJudge, pairs: list[tuple[str, str, str]]) -> list[Verdict]:
     return [judge.decide(claim, evidence) for claim, evidence, _ in pairs]
+
+
+async def model_judge_all(
+    model_name: str, base_url: str | None, pairs: list[tuple[str, str, str]]
+) -> tuple[list[Verdict], UsageMeter]:
+    """The model judge on every pair, two at a time (the local server's two slots); a pair
+    whose call fails counts as NOT_ENOUGH_INFO, not confident, as the engine treats it."""
+    meter = UsageMeter()
+    model = resolve_model(model_name, ModelOptions(base_url=base_url))
+    judge = ModelJudge(model, meter=meter)
+    slots = asyncio.Semaphore(2)
+
+    async def one(claim: str, evidence: str) -> Verdict:
+        async with slots:
+            try:
+                return await judge.judge(claim, evidence)
+            except ProviderError:
+                return Verdict("NOT_ENOUGH_INFO", "", confident=False)
+
+    try:
+        with model_requests_allowed(True):
+            verdicts = await asyncio.gather(*(one(c, e) for c, e, _ in pairs))
+    finally:
+        await model.aclose()
+    return list(verdicts), meter
 
 
 class CachedSimilarity:
@@ -125,8 +159,11 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--embeddings", action="store_true")
     parser.add_argument("--sweep", action="store_true")
+    parser.add_argument("--limit", type=int, help="claims of the split (5 pairs each)")
+    parser.add_argument("--model", help="provider:model: the model judge instead")
+    parser.add_argument("--base-url")
     args = parser.parse_args()
-    pairs = load_pairs(args.data, args.split)
+    pairs = load_pairs(args.data, args.split, args.limit)
     similarity: Similarity | None = None
     if args.embeddings:
         started = time.perf_counter()
@@ -139,9 +176,14 @@ def main() -> None:
     if args.sweep:
         sweep(pairs, similarity)
         return
-    judge = ExtractiveJudge(similarity=similarity)
     started = time.perf_counter()
-    verdicts = judge_all(judge, pairs)
+    if args.model:
+        verdicts, meter = asyncio.run(model_judge_all(args.model, args.base_url, pairs))
+        totals = meter.totals()
+        tokens = totals.input_tokens + totals.output_tokens
+        print(f"judge {args.model}: {tokens} tokens, {tokens / len(pairs):.0f} per pair")
+    else:
+        verdicts = judge_all(ExtractiveJudge(similarity=similarity), pairs)
     elapsed = time.perf_counter() - started
     print(f"judged in {elapsed:.1f} s ({1000 * elapsed / len(pairs):.2f} ms per pair)")
     gold = [g for _, _, g in pairs]
