@@ -4,16 +4,20 @@ refutes that very claim, from an origin the claim does not cite, about the same 
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from assay.claims.corroborate import COVERAGE, CorroborationPool
 from assay.claims.engine import VerificationEngine
 from assay.claims.judge import Verdict
 from assay.claims.model_judge import ModelJudge
+from assay.claims.relevance import coverage
 from assay.config import load_settings
 from assay.engines.extractive.judge import ExtractiveJudge
+from assay.engines.extractive.text import split_sentences
 from assay.gather.documents import Document
 from assay.gather.session import GatherSession
 from assay.keys import KeyStore
@@ -219,3 +223,24 @@ def test_a_model_refutation_counts_only_when_the_comparison_finds_one_subject(
     )
     claim = _verify(run, ModelJudge(ScriptedModel(script)))
     assert claim.status == status
+
+
+def test_the_pool_finds_what_scanning_every_sentence_finds() -> None:
+    rng = random.Random(3)
+    vocabulary = [f"word{n}" for n in range(40)]
+    texts = {
+        f"src_{n:02d}": " ".join(
+            " ".join(rng.choices(vocabulary, k=rng.randint(3, 9))).capitalize() + "."
+            for _ in range(rng.randint(1, 5))
+        )
+        for n in range(30)
+    }
+    pool = CorroborationPool.of(texts)
+    for _ in range(50):
+        claim = " ".join(rng.choices(vocabulary, k=rng.randint(1, 7)))
+        scanned = {
+            source_id: best
+            for source_id, text in texts.items()
+            if (best := max(coverage(claim, s.text) for s in split_sentences(text))) >= COVERAGE
+        }
+        assert pool.covering(claim) == scanned

@@ -51,6 +51,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     the page's own subject — tells the claims apart least)."""
     rarity = _rarity(question, claims)
     direct = {c.id: _score(question, c.text, rarity) for c in claims}
+    words = {c.id: set(content_words(c.text)) for c in claims}
     ranked: list[Ranked] = []
     for claim in claims:
         best = Ranked(claim, direct[claim.id], (claim.id,))
@@ -58,7 +59,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
         for lead in claims:
             if lead.id == claim.id or not named or direct[lead.id] <= best.score:
                 continue
-            if named <= set(content_words(lead.text)):
+            if named <= words[lead.id]:
                 joined = _score(question, f"{lead.text} {claim.text}", rarity) * _HOP_DISCOUNT
                 if joined > best.score:
                     best = Ranked(claim, joined, (claim.id, lead.id))

@@ -22,7 +22,7 @@ from assay.engines.extractive.picker import pick_claims
 from assay.engines.extractive.text import looks_like_instruction
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
-from assay.store.claims import ClaimLedger, ClaimRecord, Confidence, Evidence
+from assay.store.claims import ClaimRecord, Confidence, Evidence
 from assay.store.runs import Run
 
 PASSAGE_SENTENCES = 8
@@ -135,12 +135,11 @@ def record_claims(
     (standalone.py; the text as stated is kept in ``stated_as`` for the judges); with
     ``relevance_of`` its relevance is recorded in its line.
     """
-    ledger = ClaimLedger(run.dir, fsync=run.fsync)
+    ledger = run.claim_ledger
     recorded = []
-    known = {c.text.casefold() for c in ledger.claims()}
     for draft in drafts:
         text = stand_alone(draft.text, subject)
-        if text.casefold() in known or looks_like_instruction(draft.quote):
+        if ledger.with_text(text) is not None or looks_like_instruction(draft.quote):
             continue
         extra: dict[str, object] = {"stated_as": draft.text} if text != draft.text else {}
         if relevance_of is not None:
@@ -162,6 +161,5 @@ def record_claims(
         run.events.emit(
             ClaimCreated(id=claim.id, confidence=claim.confidence, source_ids=claim.source_ids)
         )
-        known.add(text.casefold())
         recorded.append(claim)
     return recorded

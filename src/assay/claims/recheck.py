@@ -34,6 +34,7 @@ from assay.errors import ProviderError
 from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.runs import REPORT_FILE, load_info
+from assay.store.sources import SourceLedger
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,7 @@ class RecheckReport:
 
 def recheck_run(run_dir: Path) -> RecheckReport:
     report = RecheckReport()
-    sources = RunSources.load(run_dir)
+    sources = RunSources.load(SourceLedger(run_dir))
     origins = sources.origins()
     read = ClaimLedger(run_dir).read()
     report_path = run_dir / REPORT_FILE

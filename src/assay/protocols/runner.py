@@ -40,9 +40,7 @@ from assay.models.registry import model_from_settings
 from assay.models.usage import CallUsage, UsageMeter, UsageSummary
 from assay.protocols.searchwatch import SearchWatch
 from assay.report.claims_report import render_claims_report
-from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
-from assay.store.sources import SourceLedger
 
 T = TypeVar("T")
 
@@ -145,8 +143,8 @@ def reopen_run(settings: Settings, run_id: str, *, model: Model | None = None) -
 def write_partial_report(context: RunContext, reason: str) -> None:
     """The ledger as it stands, as a report that says why it is partial."""
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
-    sources = SourceLedger(run.dir).records()
+    claims = run.claim_ledger.claims()
+    sources = run.source_ledger.records()
     text = render_claims_report(
         run.info.topic, claims, sources, written_by=context.engine_line, stopped=reason
     )

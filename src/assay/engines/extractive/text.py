@@ -9,6 +9,7 @@ verbatim in its snapshot; a splitter that rewrote text would make quotes unverif
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -62,11 +63,13 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _PHRASE_TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light suffix stripper: plurals, -ing/-ed, a few derivations, final y/e.
 
     It only has to map a word and its inflections to the same key — both sides of every
     comparison go through it — so it is deliberately small and never consults a lexicon.
+    Cached: every check stems the same few thousand words over and over.
     """
     w = word.lower().replace("’", "'")
     w = _IRREGULAR.get(w, w)

@@ -20,9 +20,7 @@ from assay.models import Model
 from assay.protocols.deep.plan import MAX_DIRECTIONS
 from assay.protocols.deep.protocol import DeepOutcome, DeepPlanner, Echo
 from assay.protocols.runner import RunContext, execute, reopen_run, start_run
-from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener
-from assay.store.sources import SourceLedger
 
 _STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 
@@ -102,7 +100,7 @@ async def deep_resume_async(
 
 def _result(context: RunContext, outcome: DeepOutcome) -> DeepResult:
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
+    claims = run.claim_ledger.claims()
     return DeepResult(
         run_id=run.id,
         run_dir=str(run.dir),
@@ -115,7 +113,7 @@ def _result(context: RunContext, outcome: DeepOutcome) -> DeepResult:
         claims={s: sum(1 for c in claims if c.status == s) for s in _STATUSES},
         sources=[
             {"id": s.id, "url": s.url, "title": s.title, "snapshot": s.snapshot}
-            for s in SourceLedger(run.dir).records()
+            for s in run.source_ledger.records()
         ],
         usage=run.info.usage.model_dump(),
         engine=context.engine,

@@ -20,10 +20,8 @@ from assay.protocols.research.agent import Escalate, ResearchHarness
 from assay.protocols.research.policy import ExtractivePolicy, Mode, ModelPolicy, Policy
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import RunContext, execute, reopen_run, start_run
-from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener
 from assay.store.runs import REPORT_FILE
-from assay.store.sources import SourceLedger
 
 DEFAULT_SOURCES = 5
 ASK_SOURCES = 2
@@ -60,7 +58,7 @@ def _policy(context: RunContext) -> Policy:
 
 def result_of(context: RunContext, answer: str) -> ResearchResult:
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
+    claims = run.claim_ledger.claims()
     statuses = ("verified", "weak", "contradicted", "needs_review", "unverified")
     report = run.dir / REPORT_FILE
     return ResearchResult(
@@ -74,7 +72,7 @@ def result_of(context: RunContext, answer: str) -> ResearchResult:
         claims={s: sum(1 for c in claims if c.status == s) for s in statuses},
         sources=[
             {"id": s.id, "url": s.url, "title": s.title, "snapshot": s.snapshot}
-            for s in SourceLedger(run.dir).records()
+            for s in run.source_ledger.records()
         ],
         usage=run.info.usage.model_dump(),
         engine=context.engine,

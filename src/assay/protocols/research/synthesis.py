@@ -21,9 +21,8 @@ from assay.protocols.research.prose import written_summary
 from assay.protocols.runner import RunContext
 from assay.report.claims_report import render_claims_report
 from assay.report.markers import claim_marker, neutralize
-from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.claims import ClaimRecord
 from assay.store.runs import REPORT_FILE
-from assay.store.sources import SourceLedger
 
 
 def shown_answer(answer: Answer, claims: list[ClaimRecord]) -> str:
@@ -76,8 +75,8 @@ async def write_report(context: RunContext, plan: Plan | None, model_answer: str
     ``model_answer`` is not used: only an answer its claims support is given)."""
     del model_answer
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
-    sources = SourceLedger(run.dir).records()
+    claims = run.claim_ledger.claims()
+    sources = run.source_ledger.records()
     answer = await answer_question(
         run.info.topic, claims, model=context.model, budget=context.budget, meter=context.meter
     )

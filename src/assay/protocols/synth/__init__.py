@@ -30,7 +30,6 @@ from assay.protocols.synth.roster import (
     roster_from_flags,
 )
 from assay.protocols.synth.timeouts import Timeouts
-from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener
 from assay.store.runs import REPORT_FILE
 
@@ -106,7 +105,7 @@ async def synth_async(
         signal, reason = halted.signal, str(halted)
     synth = manager.synth
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
+    claims = run.claim_ledger.claims()
     statuses = ("verified", "weak", "contradicted", "needs_review", "unverified")
     report = run.dir / REPORT_FILE
     return SynthResult(
