@@ -17,7 +17,6 @@ from assay.claims.model_judge import ModelJudge
 from assay.claims.relevance import coverage
 from assay.config import load_settings
 from assay.engines.extractive.judge import ExtractiveJudge
-from assay.engines.extractive.text import split_sentences
 from assay.gather.documents import Document
 from assay.gather.session import GatherSession
 from assay.keys import KeyStore
@@ -27,6 +26,7 @@ from assay.models.testing import ScriptedModel
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
 from assay.store.runs import Run, RunStore
 from assay.store.sources import SourceLedger
+from assay.text import split_sentences
 
 JOURNAL = "The Journal of Applied Physics publishes research. It was established in 1991."
 OTHER_JOURNAL = "The Journal of Marine Biology publishes fieldwork. It was established in 1950."

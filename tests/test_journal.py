@@ -45,19 +45,23 @@ def test_a_torn_last_line_is_skipped_until_it_is_whole(tmp_path: Path) -> None:
     assert read_jsonl(tmp_path / "claims.jsonl").bad_lines == [2]
 
 
-def test_staged_changes_are_written_together_at_flush(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    ledger = ClaimLedger(tmp_path, fsync=False)
-    for number in (1, 2, 3):
-        ledger.append(_claim(number))
-    writes: list[Path] = []
+@pytest.fixture
+def writes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The files ledgers replace (each an atomic write), in order."""
+    replaced: list[Path] = []
     real = journal.atomic_write_bytes
     monkeypatch.setattr(
         journal,
         "atomic_write_bytes",
-        lambda path, data, **kw: (writes.append(path), real(path, data, **kw)),
+        lambda path, data, **kw: (replaced.append(path), real(path, data, **kw)),
     )
+    return replaced
+
+
+def test_staged_changes_are_written_together_at_flush(tmp_path: Path, writes: list[Path]) -> None:
+    ledger = ClaimLedger(tmp_path, fsync=False)
+    for number in (1, 2, 3):
+        ledger.append(_claim(number))
     ledger.stage([_claim(n).model_copy(update={"status": "weak"}) for n in (1, 3)])
     on_disk = [r["status"] for r in read_jsonl(tmp_path / "claims.jsonl").records]
     assert on_disk == ["unverified"] * 3 and writes == []
@@ -86,7 +90,7 @@ class _Supports:
 
 
 def test_a_verify_pass_rewrites_claims_once_not_once_per_claim(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, writes: list[Path]
 ) -> None:
     run = RunStore(tmp_path, fsync=False).create("t", "research", {})
     source = run.source_ledger.add(
@@ -96,13 +100,6 @@ def test_a_verify_pass_rewrites_claims_once_not_once_per_claim(
     )  # fmt: skip
     for number in range(1, 21):
         run.claim_ledger.append(_claim(number).model_copy(update={"source_ids": [source.id]}))
-    writes: list[Path] = []
-    real = journal.atomic_write_bytes
-    monkeypatch.setattr(
-        journal,
-        "atomic_write_bytes",
-        lambda path, data, **kw: (writes.append(path), real(path, data, **kw)),
-    )
     checked = asyncio.run(VerificationEngine(run, _Supports()).verify_all())  # type: ignore[arg-type]
     assert len(checked) == 20 and {c.status for c in checked} == {"weak"}
     assert writes == [run.dir / "claims.jsonl"]

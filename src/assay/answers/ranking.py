@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from assay.answers.kinds import names_in
 from assay.claims.relevance import relevance
-from assay.engines.extractive.text import content_words
 from assay.store.claims import ClaimRecord
+from assay.text import content_words
 
 SUPPORTED = ("verified", "weak")
 _HOP_DISCOUNT = 0.9  # a chain of two claims is a little less sure than one claim

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from assay.claims.independence import Origins
-from assay.engines.extractive.text import content_words, split_sentences
+from assay.text import content_words, split_sentences
 
 COVERAGE = 0.5
 

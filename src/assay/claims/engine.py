@@ -28,15 +28,15 @@ from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict
 from assay.claims.mechanical import CheckResult, mechanical_checks
 from assay.claims.normalize import locate, normalize_text
+from assay.claims.picker import pick_claims
 from assay.claims.relevance import coverage
 from assay.claims.status import Judgment, Status, decide_status
-from assay.engines.extractive.picker import pick_claims
-from assay.engines.extractive.text import looks_like_instruction
 from assay.errors import ProviderError
 from assay.events import ClaimVerified, WarningEvent
 from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
 from assay.store.sources import SourceLedger, SourceRecord
+from assay.text import looks_like_instruction
 
 PASSAGES_PER_SOURCE = 2
 MIN_QUOTE_RELEVANCE = 0.34  # share of the claim's content words the quote must contain

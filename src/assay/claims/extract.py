@@ -16,14 +16,14 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, model_validator
 
+from assay.claims.picker import pick_claims
 from assay.claims.relevance import Relevance
 from assay.claims.standalone import stand_alone
-from assay.engines.extractive.picker import pick_claims
-from assay.engines.extractive.text import looks_like_instruction
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.store.claims import ClaimRecord, Confidence, Evidence
 from assay.store.runs import Run
+from assay.text import looks_like_instruction
 
 PASSAGE_SENTENCES = 8
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.engines.extractive.names import names_in
-from assay.engines.extractive.text import content_words
+from assay.claims.names import names_in
+from assay.text import content_words
 
 RELEVANT = 0.5
 """The score a text needs to count as relevant (see benchmarks/README.md for how it was set)."""

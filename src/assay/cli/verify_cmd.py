@@ -9,10 +9,10 @@ import typer
 from rich.table import Table
 
 from assay.claims.recheck import RecheckReport, recheck_run, rejudge
-from assay.claims.select import build_judge
 from assay.cli.options import BaseUrlOpt, CommonOptions, HomeOpt, JsonOpt, ModelOpt
 from assay.cli.output import console, err_console, print_json, shown
 from assay.config import Settings
+from assay.engines.select import build_judge
 from assay.errors import IntegrityError
 from assay.events import ClaimVerified
 from assay.keys import KeyStore

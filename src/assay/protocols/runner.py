@@ -30,8 +30,8 @@ from assay.__about__ import __version__
 from assay.budget import Budget
 from assay.claims.extract import ClaimExtractor
 from assay.claims.judge import Judge
-from assay.claims.select import build_extractor, build_judge
 from assay.config import Settings
+from assay.engines.select import build_extractor, build_judge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled
 from assay.events import ErrorEvent, ReportUpdated, RunFinished, RunStarted, WarningEvent
 from assay.keys import KeyStore

@@ -20,7 +20,7 @@ from assay.store.jsonl import JsonlRead, read_jsonl
 
 CLAIMS_FILE = "claims.jsonl"
 Confidence = Literal["high", "medium", "low"]
-ClaimStatus = Literal["unverified", "verified", "weak", "contradicted", "needs_review"]
+ClaimStatus = Literal["verified", "weak", "contradicted", "needs_review", "unverified"]
 Stance = Literal["supports", "refutes", "neutral"]
 
 

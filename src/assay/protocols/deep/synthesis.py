@@ -16,18 +16,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import get_args
 
 from assay.claims.conflict import conflict
 from assay.claims.engine import RunSources
 from assay.claims.relevance import coverage
 from assay.protocols.deep.findings import Findings
 from assay.report.markers import claim_marker, neutralize
-from assay.store.claims import ClaimRecord
+from assay.store.claims import ClaimRecord, ClaimStatus
 from assay.store.runs import Run
 
 OVERLAP = 0.6
 _BRACKET_NUMBER = re.compile(r"\[(\d+)\]")
-_RANK = {"verified": 0, "weak": 1, "contradicted": 2, "needs_review": 3, "unverified": 4}
+_RANK = {status: rank for rank, status in enumerate(get_args(ClaimStatus))}  # best first
 
 
 def clean(text: str) -> str:

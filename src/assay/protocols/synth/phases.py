@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from assay.answers import answer_question
 from assay.claims.engine import VerificationEngine
 from assay.claims.extract import DraftClaim, record_claims
-from assay.claims.factcheck import Excluded, fact_check
 from assay.claims.judge import Judge
 from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signal, WarningEvent
 from assay.gather.session import GatherSession
@@ -46,6 +45,7 @@ from assay.protocols.synth.contract import (
     narrative_of,
     own_check,
 )
+from assay.protocols.synth.factcheck import Excluded, fact_check
 from assay.protocols.synth.output import CheckRow, FinalLine, Synthesis
 from assay.protocols.synth.roster import Agent
 from assay.protocols.synth.timeouts import Clock, TimedJudge, Timeouts, supervise

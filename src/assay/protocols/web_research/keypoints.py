@@ -28,9 +28,8 @@ from typing import Protocol
 from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.normalize import normalize_text
+from assay.claims.picker import claimable, pick_claims
 from assay.claims.relevance import relevance
-from assay.engines.extractive.picker import claimable, pick_claims
-from assay.engines.extractive.text import looks_like_instruction, split_sentences
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
@@ -38,6 +37,7 @@ from assay.protocols.web_research.results import Quote, SourceFindings
 from assay.store.claims import ClaimRecord
 from assay.store.runs import Run
 from assay.store.sources import SourceRecord
+from assay.text import looks_like_instruction, split_sentences
 
 MAX_KEY_POINTS = 5
 MAX_QUOTES = 2

@@ -34,6 +34,7 @@ from assay.gather.reader import INDEX_SCHEME, ReadSource
 from assay.gather.search.base import SearchResult, TimeRange
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, Model, ModelTimeout
+from assay.protocols.outcome import claim_counts
 from assay.protocols.runner import RunContext, execute, start_run
 from assay.protocols.web_research import basis, render, structured, summary, synthesis
 from assay.protocols.web_research.collect import Collected, collect
@@ -54,7 +55,6 @@ from assay.protocols.web_research.results import (
 from assay.store.eventlog import Listener, utc_now
 from assay.store.runs import REPORT_FILE, REPORT_JSON_FILE
 
-CLAIM_STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 _READ_WARNINGS = ("source_token_cap", "run_token_cap", "source_size_cap")
 
 
@@ -273,7 +273,6 @@ async def run_web_research(
 
 def _result(flow: _Flow, status: ResultStatus, reason: str | None) -> WebResearchResult:
     run = flow.context.run
-    claims = run.claim_ledger.claims()
     found = flow.collected
     return WebResearchResult(
         run_id=run.id,
@@ -295,7 +294,7 @@ def _result(flow: _Flow, status: ResultStatus, reason: str | None) -> WebResearc
         ],
         sources_skipped=list(found.skipped),
         warnings=flow.warnings if status != "partial" else _partial_warnings(flow, reason),
-        claims={s: sum(c.status == s for c in claims) for s in CLAIM_STATUSES},
+        claims=claim_counts(run),
         engine="model" if flow.model is not None else "extractive",
         model=flow.model.name if flow.model is not None else None,
         usage=run.info.usage.model_dump(mode="json"),

@@ -1,5 +1,6 @@
-"""Text utilities the extractive engine shares: sentences with exact offsets, stop words, a
-small stemmer, content words, and a detector for text that addresses an AI agent.
+"""The text toolkit claims, engines and protocols share: sentences with exact offsets, stop
+words, a small stemmer, content words, and a detector for text that addresses an AI agent.
+It depends on nothing else in assay, so everything may build on it.
 
 Everything is deterministic and data-free: no tokenizer, tagger or word list is downloaded,
 so the engine behaves the same offline and on every machine. Offsets are kept exact
