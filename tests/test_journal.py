@@ -31,6 +31,10 @@ def test_a_second_reader_sees_what_the_writer_appends_and_rewrites(tmp_path: Pat
     assert reader.get("claim_001").status == "weak"  # type: ignore[union-attr]
     reader.append(_claim(3))  # the other way round: the writer sees it too
     assert [c.id for c in writer.claims()] == ["claim_001", "claim_002", "claim_003"]
+    writer.stage([_claim(2).model_copy(update={"status": "weak"})])
+    reader.append(_claim(4))
+    writer.flush()  # keeps what the reader appended since
+    assert [c.id for c in ClaimLedger(tmp_path).claims()] == [f"claim_00{n}" for n in range(1, 5)]
 
 
 def test_a_torn_last_line_is_skipped_until_it_is_whole(tmp_path: Path) -> None:

@@ -122,6 +122,7 @@ class Journal(Generic[T]):
     def flush(self) -> None:
         """Write the staged changes: one atomic replacement of the whole file."""
         with self.lock:
+            self._sync()  # a record another writer appended since is kept
             if self._staged:
                 self.replace(self._items)
 
