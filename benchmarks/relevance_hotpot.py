@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+from assay.claims.names import names_in
 from assay.claims.relevance import RELEVANT, relevance
-from assay.engines.extractive.names import names_in
-from assay.engines.extractive.text import content_words
+from assay.text import content_words
 
 DATA = next(
     (p / "shared" / "data" for p in Path(__file__).resolve().parents if (p / "shared").is_dir()),

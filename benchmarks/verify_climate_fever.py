@@ -25,9 +25,8 @@ from pathlib import Path
 
 from assay.budget import Budget
 from assay.claims.engine import VerificationEngine
-from assay.claims.factcheck import fact_check
-from assay.claims.select import build_judge
 from assay.config import load_settings
+from assay.engines.select import build_judge
 from assay.gather.documents import Document, make_doc_id
 from assay.gather.session import GatherSession
 from assay.keys import KeyStore
@@ -35,6 +34,7 @@ from assay.lab import serve_lab
 from assay.models import set_model_requests_allowed
 from assay.models.registry import model_from_settings
 from assay.models.usage import UsageMeter
+from assay.protocols.synth.factcheck import fact_check
 from assay.store.claims import ClaimRecord
 from assay.store.runs import RunStore
 

@@ -1,4 +1,5 @@
-"""Every test runs with its own ASSAY_HOME, no provider keys, and relaxed fsync."""
+"""Every test runs with its own ASSAY_HOME, no provider keys, relaxed fsync and, outside the
+tests of fetching itself (marked ``paced``), quick pacing of requests to one host."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 import pytest
 
 import assay.models
+from assay.gather.fetch import client
+from assay.gather.fetch.pacing import Pacer
 from assay.redact import forget_secrets
 
 # Unit tests never reach a real model: a request fails unless a test allows it explicitly.
@@ -17,6 +20,20 @@ assay.models.set_model_requests_allowed(False)
 pytest_plugins = ["lab_fixtures", "localllm_fixtures"]
 
 _KEY_SUFFIXES = ("_API_KEY", "_KEY", "_TOKEN", "_SECRET")
+TEST_PACING = 0.05
+"""Seconds between two requests to one host in tests not marked ``paced``: lab sites are
+loopback servers the tests run, so the one-second rule (proved by the fetch tests, which
+keep it) would only make every research run wait."""
+
+
+def _quick_pacer(interval: float, max_concurrency: int) -> Pacer:
+    return Pacer(min(interval, TEST_PACING), max_concurrency)
+
+
+@pytest.fixture(autouse=True)
+def quick_pacing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if request.node.get_closest_marker("paced") is None:
+        monkeypatch.setattr(client, "Pacer", _quick_pacer)
 
 
 @pytest.fixture(autouse=True)

@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from assay.answers import answer_question, shape_of
+from assay.claims.picker import is_fragment
 from assay.claims.standalone import page_subject, stand_alone
-from assay.engines.extractive.picker import is_fragment
 from assay.models.testing import ScriptedModel
 from assay.store.claims import ClaimRecord, Evidence
 

@@ -4,14 +4,17 @@ refutes that very claim, from an origin the claim does not cite, about the same 
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from assay.claims.corroborate import COVERAGE, CorroborationPool
 from assay.claims.engine import VerificationEngine
 from assay.claims.judge import Verdict
 from assay.claims.model_judge import ModelJudge
+from assay.claims.relevance import coverage
 from assay.config import load_settings
 from assay.engines.extractive.judge import ExtractiveJudge
 from assay.gather.documents import Document
@@ -23,6 +26,7 @@ from assay.models.testing import ScriptedModel
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
 from assay.store.runs import Run, RunStore
 from assay.store.sources import SourceLedger
+from assay.text import split_sentences
 
 JOURNAL = "The Journal of Applied Physics publishes research. It was established in 1991."
 OTHER_JOURNAL = "The Journal of Marine Biology publishes fieldwork. It was established in 1950."
@@ -219,3 +223,24 @@ def test_a_model_refutation_counts_only_when_the_comparison_finds_one_subject(
     )
     claim = _verify(run, ModelJudge(ScriptedModel(script)))
     assert claim.status == status
+
+
+def test_the_pool_finds_what_scanning_every_sentence_finds() -> None:
+    rng = random.Random(3)
+    vocabulary = [f"word{n}" for n in range(40)]
+    texts = {
+        f"src_{n:02d}": " ".join(
+            " ".join(rng.choices(vocabulary, k=rng.randint(3, 9))).capitalize() + "."
+            for _ in range(rng.randint(1, 5))
+        )
+        for n in range(30)
+    }
+    pool = CorroborationPool.of(texts)
+    for _ in range(50):
+        claim = " ".join(rng.choices(vocabulary, k=rng.randint(1, 7)))
+        scanned = {
+            source_id: best
+            for source_id, text in texts.items()
+            if (best := max(coverage(claim, s.text) for s in split_sentences(text))) >= COVERAGE
+        }
+        assert pool.covering(claim) == scanned

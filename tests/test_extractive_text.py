@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from assay.engines.extractive.text import (
+from assay.lab import INJECTIONS
+from assay.text import (
     content_words,
     looks_like_instruction,
     split_sentences,
     stem,
 )
-from assay.lab import INJECTIONS
 
 MARKDOWN = """# Polar bears
 

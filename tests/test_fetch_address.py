@@ -11,6 +11,8 @@ import pytest
 from assay.gather.fetch.address import AllowList, blocked_kind, parse_host_address, refusal
 from assay.gather.fetch.guard import AddressRefused, Guard, ResolutionFailed
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 
 @pytest.fixture
 def anyio_backend() -> str:

@@ -16,6 +16,8 @@ from assay.gather.fetch import FetchedPage, Fetcher
 from assay.gather.fetch.cache import PageCache
 from assay.lab import Lab
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 
 @pytest.fixture
 def anyio_backend() -> str:

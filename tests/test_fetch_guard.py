@@ -15,6 +15,8 @@ from assay.errors import FetchError, PolicyViolation
 from assay.gather.fetch import FetchedPage, Fetcher
 from assay.lab import Lab, serve_lab
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 
 @pytest.fixture(scope="module")
 def home_lab(lab_corpus_dir: Path) -> Iterator[Lab]:

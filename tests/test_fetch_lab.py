@@ -23,6 +23,8 @@ from assay.errors import FetchError, PolicyViolation
 from assay.gather.fetch import FetchedPage, Fetcher
 from assay.lab import Lab
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 LAB_NET = ["127.0.0.0/8"]
 MB = 1_000_000
 

@@ -21,6 +21,8 @@ from assay.gather.fetch.limits import (
 from assay.gather.fetch.retry import backoff, parse_retry_after
 from assay.lab.faults import gzip_bomb
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 CAP = 100_000
 
 

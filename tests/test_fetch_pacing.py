@@ -16,6 +16,8 @@ from assay.gather.fetch import Fetcher
 from assay.gather.fetch.pacing import Pacer
 from assay.lab import Lab, serve_lab
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 
 @pytest.fixture
 def anyio_backend() -> str:

@@ -14,6 +14,8 @@ from assay.gather.fetch import ROBOTS_DISALLOWED, Fetcher
 from assay.gather.fetch.robots import RobotsAnswer, RobotsPolicy
 from assay.lab import Lab
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 LAB_NET = ["127.0.0.0/8"]
 
 

@@ -15,6 +15,8 @@ from assay.errors import FetchError, PolicyViolation
 from assay.gather.fetch import Fetcher
 from assay.lab import Lab
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 
 @pytest.fixture
 def anyio_backend() -> str:

@@ -28,6 +28,8 @@ from assay.lab import INJECTIONS, ROBOTS_TXT, Lab, serve_lab
 from assay.lab.corpus import assign_sites, load_corpus
 from assay.lab.faults import BOMB_INFLATED, HUGE_BYTES, gzip_bomb
 
+pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
+
 Response = tuple[int, dict[str, str], bytes]
 
 

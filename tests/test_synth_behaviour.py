@@ -111,7 +111,7 @@ def test_timers_time_the_agent_not_assays_fetching(
     real = phases.gather
 
     async def slow_gather(session: Any, queries: list[str]) -> Any:
-        await asyncio.sleep(1.2)  # assay's own searching and fetching, slower than the timers
+        await asyncio.sleep(0.9)  # assay's own searching and fetching, slower than the timers
         return await real(session, queries)
 
     monkeypatch.setattr(phases, "gather", slow_gather)

@@ -11,9 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.engines.extractive.names import AUXILIARIES as _AUXILIARIES
-from assay.engines.extractive.names import names_in
-from assay.engines.extractive.text import content_words, raw_words
+from assay.claims.names import AUXILIARIES as _AUXILIARIES
+from assay.claims.names import names_in
+from assay.text import content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
 

@@ -18,9 +18,9 @@ from assay.answers.kinds import Shape
 from assay.answers.ranking import Ranked
 from assay.answers.spans import Span
 from assay.claims.normalize import numbers_in
-from assay.engines.extractive.text import content_words
 from assay.models import InvalidOutput, ModelTimeout
 from assay.models.step import ModelStep
+from assay.text import content_words
 
 SYSTEM = """You answer a QUESTION using only the numbered CLAIMS, which were checked
 against sources. Answer with JSON only: {"answer": "...", "claims": [numbers]}.

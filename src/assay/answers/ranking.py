@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.answers.kinds import names_in
-from assay.claims.relevance import relevance
-from assay.engines.extractive.text import content_words
+from assay.claims.relevance import recorded_relevant, relevance
 from assay.store.claims import ClaimRecord
+from assay.text import content_words
 
 SUPPORTED = ("verified", "weak")
 _HOP_DISCOUNT = 0.9  # a chain of two claims is a little less sure than one claim
@@ -36,12 +36,6 @@ def usable(claims: Sequence[ClaimRecord]) -> list[ClaimRecord]:
     return [c for c in claims if c.status in SUPPORTED and recorded_relevant(c)]
 
 
-def recorded_relevant(claim: ClaimRecord) -> bool:
-    """The relevance recorded in the claim's ledger line (a claim without one counts)."""
-    recorded = (claim.model_extra or {}).get("relevance")
-    return not isinstance(recorded, dict) or bool(recorded.get("relevant", True))
-
-
 def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     """``claims`` that share words with ``question`` (directly or through a claim naming
     their subject), best first; among equals, the one earlier in its page.
@@ -51,6 +45,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     the page's own subject — tells the claims apart least)."""
     rarity = _rarity(question, claims)
     direct = {c.id: _score(question, c.text, rarity) for c in claims}
+    words = {c.id: set(content_words(c.text)) for c in claims}
     ranked: list[Ranked] = []
     for claim in claims:
         best = Ranked(claim, direct[claim.id], (claim.id,))
@@ -58,7 +53,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
         for lead in claims:
             if lead.id == claim.id or not named or direct[lead.id] <= best.score:
                 continue
-            if named <= set(content_words(lead.text)):
+            if named <= words[lead.id]:
                 joined = _score(question, f"{lead.text} {claim.text}", rarity) * _HOP_DISCOUNT
                 if joined > best.score:
                     best = Ranked(claim, joined, (claim.id, lead.id))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked, subject
-from assay.engines.extractive.text import content_words, raw_words, word_set
+from assay.text import content_words, raw_words, word_set
 
 _MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"

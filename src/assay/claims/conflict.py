@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.engines.extractive.agreement import canonical, quantities
-from assay.engines.extractive.text import STOP_WORDS, is_content, stem, word_set
+from assay.claims.agreement import canonical, quantities
+from assay.text import STOP_WORDS, is_content, stem, word_set
 
 SlotKind = Literal["date", "place", "number", "name"]
 

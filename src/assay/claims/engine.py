@@ -8,36 +8,40 @@ Corroborating sources (``claims.corroborate``) are judged the same way and attac
 when their verdict stands; a refutation, or a corroborator's support, about another subject
 (``claims.conflict``) counts for nothing, and a "support" that gives another value for the
 claim's date, place, number or name is no support.
-claims.jsonl is rewritten atomically after every claim, so an interrupted verification
-keeps what it finished.
+Statuses are staged in memory and claims.jsonl is rewritten atomically at checkpoints
+(every ``CHECKPOINT_SECONDS``, or twenty times as long as the last rewrite took, if that
+is longer) and when the pass ends, however it ends: an interrupted
+pass keeps what it wrote, and a resumed run verifies the rest (their status is still
+``unverified``).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from assay.claims import conflict
 from assay.claims.compare import Comparer
-from assay.claims.corroborate import corroborating_sources
+from assay.claims.corroborate import CorroborationPool
 from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict
 from assay.claims.mechanical import CheckResult, mechanical_checks
 from assay.claims.normalize import locate, normalize_text
+from assay.claims.picker import pick_claims
 from assay.claims.relevance import coverage
 from assay.claims.status import Judgment, Status, decide_status
-from assay.engines.extractive.picker import pick_claims
-from assay.engines.extractive.text import looks_like_instruction
 from assay.errors import ProviderError
 from assay.events import ClaimVerified, WarningEvent
-from assay.store.claims import ClaimLedger, ClaimRecord, Evidence, Stance
+from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
 from assay.store.sources import SourceLedger, SourceRecord
+from assay.text import looks_like_instruction
 
 PASSAGES_PER_SOURCE = 2
 MIN_QUOTE_RELEVANCE = 0.34  # share of the claim's content words the quote must contain
 _CONTEXT_CHARS = 400
+CHECKPOINT_SECONDS = 2.0
 _STANCES: dict[str, Stance] = {"SUPPORTS": "supports", "REFUTES": "refutes"}
 
 
@@ -49,8 +53,7 @@ class RunSources:
     texts: Mapping[str, str]
 
     @classmethod
-    def load(cls, run_dir: Path) -> RunSources:
-        ledger = SourceLedger(run_dir)
+    def load(cls, ledger: SourceLedger) -> RunSources:
         records = {r.id: r for r in ledger.records()}
         texts = {}
         for source_id, record in records.items():
@@ -81,43 +84,51 @@ class VerificationEngine:
     def __init__(self, run: Run, judge: Judge) -> None:
         self.run = run
         self.judge = judge
-        self.ledger = ClaimLedger(run.dir, fsync=run.fsync)
+        self.ledger = run.claim_ledger
 
     async def verify_all(
         self, only: Iterable[str] | None = None, *, corroborators: Collection[str] | None = None
     ) -> list[ClaimRecord]:
-        """Verify every claim (or those in ``only``), rewriting claims.jsonl after each.
+        """Verify every claim (or those in ``only``); returns the claims verified.
 
         With ``corroborators`` (source ids), each claim is also judged against those of
         them that speak to it and come from an origin it does not cite already.
         """
         wanted = set(only) if only is not None else None
-        sources = RunSources.load(self.run.dir)
+        sources = RunSources.load(self.run.source_ledger)
         origins = sources.origins()
-        claims = self.ledger.claims()
-        for index, claim in enumerate(claims):
-            if wanted is not None and claim.id not in wanted:
-                continue
-            candidates = (
-                corroborating_sources(
-                    claim.text,
-                    {s: t for s, t in sources.texts.items() if s in corroborators},
-                    origins,
-                    cited=claim.source_ids,
+        pool = (
+            CorroborationPool.of({s: t for s, t in sources.texts.items() if s in corroborators})
+            if corroborators is not None
+            else CorroborationPool.of({})
+        )
+        checked: list[ClaimRecord] = []
+        written, interval = time.monotonic(), CHECKPOINT_SECONDS
+        try:
+            for claim in self.ledger.claims():
+                if wanted is not None and claim.id not in wanted:
+                    continue
+                candidates = pool.candidates(claim.text, origins, cited=claim.source_ids)
+                verified = await self.verify(claim, sources, origins, candidates)
+                self.ledger.stage([verified])
+                checked.append(verified)
+                self.run.events.emit(
+                    ClaimVerified(
+                        id=verified.id,
+                        status=verified.status,  # type: ignore[arg-type]
+                        reason=verified.status_reason,
+                    )
                 )
-                if corroborators is not None
-                else []
-            )
-            claims[index] = await self.verify(claim, sources, origins, candidates)
-            self.ledger.rewrite(claims)
-            self.run.events.emit(
-                ClaimVerified(
-                    id=claims[index].id,
-                    status=claims[index].status,  # type: ignore[arg-type]
-                    reason=claims[index].status_reason,
-                )
-            )
-        return claims
+                if time.monotonic() - written >= interval:
+                    started = time.monotonic()
+                    self.ledger.flush()
+                    written = time.monotonic()
+                    # Writing never takes more than a twentieth of the pass, however many
+                    # claims the file holds: the pass stays linear in them.
+                    interval = max(CHECKPOINT_SECONDS, 20 * (written - started))
+        finally:
+            self.ledger.flush()
+        return checked
 
     async def verify(
         self,

@@ -16,14 +16,14 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, model_validator
 
+from assay.claims.picker import pick_claims
 from assay.claims.relevance import Relevance
 from assay.claims.standalone import stand_alone
-from assay.engines.extractive.picker import pick_claims
-from assay.engines.extractive.text import content_words, looks_like_instruction
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
-from assay.store.claims import ClaimLedger, ClaimRecord, Confidence, Evidence
+from assay.store.claims import ClaimRecord, Confidence, Evidence
 from assay.store.runs import Run
+from assay.text import content_words, looks_like_instruction
 
 PASSAGE_SENTENCES = 8
 
@@ -157,12 +157,11 @@ def record_claims(
     (standalone.py; the text as stated is kept in ``stated_as`` for the judges); with
     ``relevance_of`` its relevance is recorded in its line.
     """
-    ledger = ClaimLedger(run.dir, fsync=run.fsync)
+    ledger = run.claim_ledger
     recorded = []
-    known = {c.text.casefold() for c in ledger.claims()}
     for draft in drafts:
         text = stand_alone(draft.text, subject)
-        if text.casefold() in known or looks_like_instruction(draft.quote):
+        if ledger.with_text(text) is not None or looks_like_instruction(draft.quote):
             continue
         extra: dict[str, object] = {"stated_as": draft.text} if text != draft.text else {}
         if relevance_of is not None:
@@ -184,6 +183,5 @@ def record_claims(
         run.events.emit(
             ClaimCreated(id=claim.id, confidence=claim.confidence, source_ids=claim.source_ids)
         )
-        known.add(text.casefold())
         recorded.append(claim)
     return recorded

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.claims.normalize import numbers_in
-from assay.engines.extractive.text import content_words
+from assay.text import content_words
 
 _CITATION = re.compile(r"\(claim_\d+[^)]*\)|\[\d+(?:\]\[\d+)*\]|\bclaim_\d+\b")
 MIN_COVERAGE = 0.6

@@ -20,8 +20,8 @@ from pydantic import BaseModel, Field, model_validator
 from assay.claims.compare import Comparison, ask_comparison
 from assay.claims.judge import Verdict
 from assay.claims.relevance import coverage
-from assay.engines.extractive.text import split_sentences
 from assay.models.step import ModelStep
+from assay.text import split_sentences
 
 SYSTEM = """You check one CLAIM against numbered EVIDENCE sentences taken from a web page.
 Answer with JSON only: {"sentence": <number>, "label": "<label>"}.

@@ -36,6 +36,7 @@ from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.eventlog import EventLog
 from assay.store.runs import REPORT_FILE, load_info
+from assay.store.sources import SourceLedger
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ class RecheckReport:
 
 def recheck_run(run_dir: Path) -> RecheckReport:
     report = RecheckReport()
-    sources = RunSources.load(run_dir)
+    sources = RunSources.load(SourceLedger(run_dir))
     origins = sources.origins()
     read = ClaimLedger(run_dir).read()
     report_path = run_dir / REPORT_FILE

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.engines.extractive.names import names_in
-from assay.engines.extractive.text import content_words
+from assay.claims.names import names_in
+from assay.store.claims import ClaimRecord
+from assay.text import content_words
 
 RELEVANT = 0.5
 """The score a text needs to count as relevant (see benchmarks/README.md for how it was set)."""
@@ -91,3 +92,9 @@ def _parts(question: str) -> tuple[list[set[str]], set[str]]:
     names = [n for n in names if n]
     named = set().union(*names)
     return names, {w for w in content_words(question) if w not in named}
+
+
+def recorded_relevant(claim: ClaimRecord) -> bool:
+    """The relevance recorded in the claim's ledger line (a claim without one counts)."""
+    recorded = (claim.model_extra or {}).get("relevance")
+    return not isinstance(recorded, dict) or bool(recorded.get("relevant", True))

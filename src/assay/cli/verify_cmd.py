@@ -68,7 +68,7 @@ def verify(
 
 async def _rejudge(result: RecheckReport, settings: Settings, keys: KeyStore) -> None:
     from assay.claims.recheck import rejudge
-    from assay.claims.select import build_judge
+    from assay.engines.select import build_judge
     from assay.models.registry import model_from_settings
 
     model = model_from_settings(settings, keys)

@@ -23,7 +23,7 @@ from assay.gather.index import LocalIndex
 from assay.gather.tokens import TokenWindow, estimate_tokens, truncate_to_tokens
 from assay.store.eventlog import utc_now
 from assay.store.runs import Run
-from assay.store.sources import SourceLedger, SourceRecord
+from assay.store.sources import SourceRecord
 
 INDEX_SCHEME = "index://"
 
@@ -60,7 +60,7 @@ class SourceReader:
         self.fetcher = fetcher
         self.settings = settings
         self.index = index
-        self.ledger = SourceLedger(run.dir, fsync=run.fsync)
+        self.ledger = run.source_ledger
         self.window = TokenWindow(settings.run_token_cap)
 
     async def read(self, url: str) -> ReadSource | None:

@@ -31,8 +31,8 @@ from assay.__about__ import __version__
 from assay.budget import Budget
 from assay.claims.extract import ClaimExtractor
 from assay.claims.judge import Judge
-from assay.claims.select import build_extractor, build_judge
 from assay.config import Settings
+from assay.engines.select import build_extractor, build_judge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled
 from assay.events import ErrorEvent, ReportUpdated, RunFinished, RunStarted, WarningEvent
 from assay.keys import KeyStore
@@ -41,9 +41,7 @@ from assay.models.registry import model_from_settings
 from assay.models.usage import CallUsage, UsageMeter, UsageSummary
 from assay.protocols.searchwatch import SearchWatch
 from assay.report.claims_report import render_claims_report
-from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
-from assay.store.sources import SourceLedger
 
 T = TypeVar("T")
 
@@ -161,8 +159,8 @@ def _observe(run: Run) -> None:
 def write_partial_report(context: RunContext, reason: str) -> None:
     """The ledger as it stands, as a report that says why it is partial."""
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
-    sources = SourceLedger(run.dir).records()
+    claims = run.claim_ledger.claims()
+    sources = run.source_ledger.records()
     text = render_claims_report(
         run.info.topic, claims, sources, written_by=context.engine_line, stopped=reason
     )

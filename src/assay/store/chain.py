@@ -42,6 +42,7 @@ import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -143,9 +144,12 @@ class HashChain:
 
     def lock(self) -> threading.RLock:
         """One lock per chain file in this process: ledgers of one run share it."""
-        key = self.path.resolve()
         with _LOCKS_GUARD:
-            return _LOCKS.setdefault(key, threading.RLock())
+            return _LOCKS.setdefault(self._resolved, threading.RLock())
+
+    @cached_property
+    def _resolved(self) -> Path:
+        return self.path.resolve()
 
     def append(self, kind: str, record_id: str, parts: Mapping[str, str]) -> None:
         if not self.started:

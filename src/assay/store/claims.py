@@ -7,20 +7,20 @@ and ``created_by``.
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay.store.atomic import atomic_write_text
 from assay.store.chain import HashChain, digest
-from assay.store.jsonl import JsonlRead, append_jsonl, dumps_line, read_jsonl
+from assay.store.journal import Journal
+from assay.store.jsonl import JsonlRead, read_jsonl
 
 CLAIMS_FILE = "claims.jsonl"
 Confidence = Literal["high", "medium", "low"]
-ClaimStatus = Literal["unverified", "verified", "weak", "contradicted", "needs_review"]
+ClaimStatus = Literal["verified", "weak", "contradicted", "needs_review", "unverified"]
 Stance = Literal["supports", "refutes", "neutral"]
 
 
@@ -69,37 +69,73 @@ class ClaimRecord(BaseModel):
 
 @dataclass
 class ClaimLedger:
-    """Appends claims one by one and rewrites the file whole when statuses change."""
+    """The run's claims in memory, claims.jsonl their journal (``store.journal``): each
+    claim appended the moment it exists; changed claims rewritten in one atomic step, at
+    once (``update``) or at the next ``flush`` (``stage``)."""
 
     run_dir: Path
     fsync: bool = True
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _journal: Journal[ClaimRecord] = field(init=False, repr=False)
+    chain: HashChain = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.chain = HashChain(self.run_dir, fsync=self.fsync)
+        self._journal = Journal(
+            self.run_dir / CLAIMS_FILE,
+            parse=ClaimRecord.model_validate,
+            dump=ClaimRecord.to_json,
+            key=lambda claim: claim.id,
+            aliases=lambda claim: (claim.text.casefold(),),
+            fsync=self.fsync,
+        )
 
     @property
     def path(self) -> Path:
         return self.run_dir / CLAIMS_FILE
 
     def read(self) -> JsonlRead:
+        """The file as it is on disk, with its torn or bad lines named (for audits)."""
         return read_jsonl(self.path)
 
     def claims(self) -> list[ClaimRecord]:
-        return [ClaimRecord.model_validate(r) for r in self.read().records]
+        return self._journal.items()
+
+    def get(self, claim_id: str) -> ClaimRecord | None:
+        return self._journal.get(claim_id)
+
+    def with_text(self, text: str) -> ClaimRecord | None:
+        """The first claim that reads ``text`` (case aside)."""
+        return self._journal.find(text.casefold())
 
     def next_id(self) -> str:
-        return f"claim_{len(self.read().records) + 1:03d}"
-
-    @property
-    def chain(self) -> HashChain:
-        return HashChain(self.run_dir, fsync=self.fsync)
+        return f"claim_{len(self._journal) + 1:03d}"
 
     def append(self, claim: ClaimRecord) -> None:
-        with self._lock, self.chain.lock():
+        with self._journal.lock, self.chain.lock():
             self.chain.append("claim", claim.id, claim.chain_parts())
-            append_jsonl(self.path, claim.to_json(), fsync=self.fsync)
+            self._journal.append([claim])
+
+    def stage(self, claims: Iterable[ClaimRecord]) -> None:
+        """Change claims (by id) in memory; the next ``flush`` writes them."""
+        self._journal.stage(claims)
+
+    def update(self, claims: Iterable[ClaimRecord]) -> None:
+        """Change claims (by id) and write the file now."""
+        with self._journal.lock:
+            self.stage(claims)
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the staged claims in one atomic replacement; those whose text or evidence
+        changed get a new chain entry first."""
+        with self._journal.lock, self.chain.lock():
+            staged = self._journal.staged()
+            if staged:
+                self.chain.append_changed("claim", {c.id: c.chain_parts() for c in staged})
+                self._journal.flush()
 
     def rewrite(self, claims: list[ClaimRecord]) -> None:
-        """Replace the file; claims whose text or evidence changed get a new chain entry."""
-        with self._lock, self.chain.lock():
+        """Replace the whole file with ``claims``; changed ones get a new chain entry."""
+        with self._journal.lock, self.chain.lock():
             self.chain.append_changed("claim", {c.id: c.chain_parts() for c in claims})
-            text = b"".join(dumps_line(c.to_json()) for c in claims).decode("utf-8")
-            atomic_write_text(self.path, text, fsync=self.fsync)
+            self._journal.replace(claims)

@@ -18,8 +18,14 @@ from assay.redact import redact
 
 def dumps_line(record: dict[str, Any]) -> bytes:
     """One record as one line of compact, key-sorted JSON, with known secrets masked."""
+    return encode_line(record)[0]
+
+
+def encode_line(record: dict[str, Any]) -> tuple[bytes, bool]:
+    """``dumps_line``, and whether masking a secret changed the line."""
     line = json.dumps(record, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return (redact(line) + "\n").encode("utf-8")
+    masked = redact(line)
+    return (masked + "\n").encode("utf-8"), masked != line
 
 
 def append_jsonl(path: Path, record: dict[str, Any], *, fsync: bool = True) -> None:
@@ -27,10 +33,11 @@ def append_jsonl(path: Path, record: dict[str, Any], *, fsync: bool = True) -> N
     append_jsonl_many(path, [record], fsync=fsync)
 
 
-def append_jsonl_many(path: Path, records: Iterable[dict[str, Any]], *, fsync: bool = True) -> None:
+def append_jsonl_many(path: Path, records: Iterable[dict[str, Any]], *, fsync: bool = True) -> int:
+    """Append ``records`` in one write; returns how many bytes the file grew by."""
     data = b"".join(dumps_line(r) for r in records)
     if not data:
-        return
+        return 0
     fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
     try:
         if _ends_torn(fd):
@@ -43,6 +50,7 @@ def append_jsonl_many(path: Path, records: Iterable[dict[str, Any]], *, fsync: b
             os.fsync(fd)
     finally:
         os.close(fd)
+    return written
 
 
 def _ends_torn(fd: int) -> bool:
@@ -70,12 +78,16 @@ class JsonlRead:
 
 def read_jsonl(path: Path) -> JsonlRead:
     """Read every whole record; a missing file reads as empty."""
-    result = JsonlRead()
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return result
-    lines = raw.split(b"\n")
+        return JsonlRead()
+    return parse_lines(raw.split(b"\n"))
+
+
+def parse_lines(lines: list[bytes]) -> JsonlRead:
+    """The records of a file's lines; an unparsable last line is torn, not bad."""
+    result = JsonlRead()
     last_index = len(lines) - 1
     for index, line in enumerate(lines):
         if not line.strip():

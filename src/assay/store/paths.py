@@ -59,13 +59,14 @@ def safe_child(root: Path, *parts: str) -> Path:
 def unique_name(directory: Path, stem: str, suffix: str) -> str:
     """``stem + suffix``, or ``stem-2 + suffix``... so that no existing file is reused.
 
-    Comparison is case-insensitive, so two names that differ only in case never collide
-    on a case-insensitive file system.
+    A name is taken when it exists, in its case or lower-cased, so two names that differ
+    only in case never collide on a case-insensitive file system (assay's own slugs are
+    lower-case). Each candidate is looked up, not the whole directory listed, so adding
+    the n-th snapshot does not cost n.
     """
-    taken = {p.name.lower() for p in directory.iterdir()} if directory.is_dir() else set()
     name = f"{stem}{suffix}"
     counter = 2
-    while name.lower() in taken:
+    while (directory / name).exists() or (directory / name.lower()).exists():
         name = f"{stem}-{counter}{suffix}"
         counter += 1
     return name

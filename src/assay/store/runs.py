@@ -19,6 +19,7 @@ import os
 import socket
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,8 +29,10 @@ from assay.__about__ import __version__
 from assay.errors import AmbiguousRunError, IntegrityError, RunNotFoundError
 from assay.store.atomic import atomic_write_text
 from assay.store.chain import HashChain, file_parts
+from assay.store.claims import ClaimLedger
 from assay.store.eventlog import LOG_FILE, EventLog, utc_now
 from assay.store.paths import safe_child, slugify
+from assay.store.sources import SourceLedger
 
 RunStatus = Literal["running", "done", "failed", "interrupted"]
 RUN_FILE = "run.json"
@@ -79,7 +82,8 @@ class RunInfo(BaseModel):
 
 @dataclass
 class Run:
-    """An open run directory: its info and its event log; ledgers are opened from ``dir``."""
+    """An open run directory: its info, its event log and its ledgers, which it holds in
+    memory for as long as it is open (``store.journal``)."""
 
     dir: Path
     info: RunInfo
@@ -89,6 +93,14 @@ class Run:
     @property
     def id(self) -> str:
         return self.info.id
+
+    @cached_property
+    def claim_ledger(self) -> ClaimLedger:
+        return ClaimLedger(self.dir, fsync=self.fsync)
+
+    @cached_property
+    def source_ledger(self) -> SourceLedger:
+        return SourceLedger(self.dir, fsync=self.fsync)
 
     def save_info(self) -> None:
         self.info.updated_at = utc_now()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -16,9 +15,8 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict
 
 from assay.redact import redact
-from assay.store.atomic import atomic_write_text
 from assay.store.chain import HashChain, digest
-from assay.store.jsonl import append_jsonl, dumps_line, read_jsonl
+from assay.store.journal import Journal
 from assay.store.paths import safe_child, unique_name, url_slug
 
 SOURCES_FILE = "sources.jsonl"
@@ -78,24 +76,38 @@ def snapshot_text(snapshot: str) -> str:
 
 @dataclass
 class SourceLedger:
-    """Adds sources to a run directory: the snapshot first, then its record."""
+    """The run's sources in memory, sources.jsonl their journal (``store.journal``),
+    indexed by id and by URL; each snapshot is written before its record."""
 
     run_dir: Path
     fsync: bool = True
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _journal: Journal[SourceRecord] = field(init=False, repr=False)
+    _chain: HashChain = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._chain = HashChain(self.run_dir, fsync=self.fsync)
+        self._journal = Journal(
+            self.run_dir / SOURCES_FILE,
+            parse=SourceRecord.model_validate,
+            dump=lambda record: record.model_dump(mode="json"),
+            key=lambda record: record.id,
+            aliases=lambda record: (record.url, record.final_url),
+            fsync=self.fsync,
+        )
 
     @property
     def path(self) -> Path:
         return self.run_dir / SOURCES_FILE
 
     def records(self) -> list[SourceRecord]:
-        return [SourceRecord.model_validate(r) for r in read_jsonl(self.path).records]
+        return self._journal.items()
+
+    def get(self, source_id: str) -> SourceRecord | None:
+        return self._journal.get(source_id)
 
     def by_url(self, url: str) -> SourceRecord | None:
-        for record in self.records():
-            if url in (record.url, record.final_url):
-                return record
-        return None
+        """The first source fetched from ``url``, or redirected to it."""
+        return self._journal.find(url)
 
     def add(
         self,
@@ -108,13 +120,12 @@ class SourceLedger:
         accessed_at: str,
     ) -> SourceRecord:
         text = redact(text)  # before hashing, so the snapshot still matches its sha256
-        with self._lock:
-            existing = self.records()
+        with self._journal.lock:
             snapshots = self.run_dir / SNAPSHOT_DIR
             snapshots.mkdir(exist_ok=True)
             name = unique_name(snapshots, url_slug(final_url), ".md")
             record = SourceRecord(
-                id=f"src_{len(existing) + 1:02d}",
+                id=f"src_{len(self._journal) + 1:02d}",
                 url=url,
                 final_url=final_url,
                 title=title,
@@ -126,22 +137,20 @@ class SourceLedger:
             )
             path = safe_child(snapshots, name)
             path.write_text(render_snapshot(record, text), encoding="utf-8")
-            chain = HashChain(self.run_dir, fsync=self.fsync)
-            with chain.lock():
-                chain.append("source", record.id, record.chain_parts())
-                append_jsonl(self.path, record.model_dump(mode="json"), fsync=self.fsync)
-            return record
+            with self._chain.lock():
+                self._chain.append("source", record.id, record.chain_parts())
+                self._journal.append([record])
+            return self._journal.get(record.id) or record
 
     def annotate(self, source_id: str, **fields: object) -> None:
         """Add ``fields`` (its relevance) to one source's line; the file is rewritten
         atomically, so a crash leaves the old line or the new one."""
-        with self._lock:
-            lines = read_jsonl(self.path).records
-            for line in lines:
-                if line.get("id") == source_id:
-                    line.update(fields)
-            body = b"".join(dumps_line(line) for line in lines).decode("utf-8")
-            atomic_write_text(self.path, body, fsync=self.fsync)
+        with self._journal.lock:
+            record = self._journal.get(source_id)
+            if record is not None:
+                annotated = SourceRecord.model_validate(record.model_dump(mode="json") | fields)
+                self._journal.stage([annotated])
+                self._journal.flush()
 
     def read_snapshot(self, record: SourceRecord) -> str:
         """The snapshot's text (front matter removed)."""

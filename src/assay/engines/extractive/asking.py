@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assay.engines.extractive.planner import key_phrase
-from assay.engines.extractive.text import STOP_WORDS, phrase_tokens, word_set
 from assay.gather.search.web_search import MAX_QUERY_CHARS
+from assay.text import STOP_WORDS, phrase_tokens, word_set
 
 Kind = Literal["who", "when", "where", "how many", "which", "what", "yes/no", "how", "topic"]
 MAX_CHARS = 1200

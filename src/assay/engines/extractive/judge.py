@@ -20,16 +20,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assay.claims import conflict
-from assay.claims.judge import Label, Verdict
-from assay.engines.extractive.agreement import (
+from assay.claims.agreement import (
     NumberAgreement,
     antonym_flips,
     canonical,
     compare_numbers,
     negation_count,
 )
+from assay.claims.judge import Label, Verdict
 from assay.engines.extractive.embeddings import Similarity, load_similarity
-from assay.engines.extractive.text import (
+from assay.text import (
     Sentence,
     content_words,
     is_question,

@@ -14,9 +14,9 @@ import datetime as dt
 import itertools
 import re
 
-from assay.engines.extractive.text import STOP_WORDS, phrase_tokens, raw_words, word_set, words
 from assay.errors import BadInputError
 from assay.gather.search.web_search import MAX_QUERIES, MAX_QUERY_CHARS, MIN_QUERIES
+from assay.text import STOP_WORDS, phrase_tokens, raw_words, word_set, words
 
 DATE_WORDS = word_set(
     "latest current currently recent recently today now nowadays newest upcoming ongoing"

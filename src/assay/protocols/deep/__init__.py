@@ -19,12 +19,9 @@ from assay.config import Settings, load_settings
 from assay.models import Model
 from assay.protocols.deep.plan import MAX_DIRECTIONS
 from assay.protocols.deep.protocol import DeepOutcome, DeepPlanner, Echo
+from assay.protocols.outcome import run_fields
 from assay.protocols.runner import RunContext, execute, reopen_run, start_run
-from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener
-from assay.store.sources import SourceLedger
-
-_STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 
 
 @dataclass
@@ -101,25 +98,12 @@ async def deep_resume_async(
 
 
 def _result(context: RunContext, outcome: DeepOutcome) -> DeepResult:
-    run = context.run
-    claims = ClaimLedger(run.dir).claims()
     return DeepResult(
-        run_id=run.id,
-        run_dir=str(run.dir),
-        status=run.info.effective_status(),
-        reason=run.info.reason,
+        **run_fields(context),
         report=str(outcome.report),
         search_method=outcome.method.name,
         directions=[r.to_json() for r in outcome.reviews],
         summary=outcome.summary,
-        claims={s: sum(1 for c in claims if c.status == s) for s in _STATUSES},
-        sources=[
-            {"id": s.id, "url": s.url, "title": s.title, "snapshot": s.snapshot}
-            for s in SourceLedger(run.dir).records()
-        ],
-        usage=run.info.usage.model_dump(),
-        engine=context.engine,
-        model=context.model.name if context.model else None,
     )
 
 

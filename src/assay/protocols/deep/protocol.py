@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from assay.claims.crosscheck import corroborate_and_verify
 from assay.claims.engine import RunSources
 from assay.errors import BudgetExhausted, RunCancelled, RunError
 from assay.events import (
@@ -54,12 +55,9 @@ from assay.protocols.deep.scoring import (
     score_parts,
 )
 from assay.protocols.deep.settle import settle
-from assay.protocols.deep.synthesis import verify_claims
 from assay.protocols.deep.worker import Worker, WorkerTask
 from assay.protocols.runner import RunContext
-from assay.store.claims import ClaimLedger
 from assay.store.runs import PLAN_FILE, REPORT_FILE
-from assay.store.sources import SourceLedger
 
 Echo = Callable[[str], None]
 DIRECTIONS_FILE = "directions.json"
@@ -215,7 +213,7 @@ class DeepPlanner:
         return directions
 
     def _covered(self) -> frozenset[str]:
-        return frozenset(r.url for r in SourceLedger(self.run.dir).records())
+        return frozenset(r.url for r in self.run.source_ledger.records())
 
     async def _direction(self, worker: Worker, d: Direction, method: SearchMethod) -> Review:
         self.context.budget.check()
@@ -253,8 +251,8 @@ class DeepPlanner:
     async def grade(self, findings: Findings) -> None:
         """Verify the direction's claims, then set each fact's status and absolute confidence."""
         ids = {f.claim_id for f in findings.facts}
-        await verify_claims(self.run, self.context.judge, only=ids)
-        status = {c.id: c.status for c in ClaimLedger(self.run.dir).claims() if c.id in ids}
+        await corroborate_and_verify(self.run, self.context.judge, only=ids)
+        status = {c.id: c.status for c in self.run.claim_ledger.claims() if c.id in ids}
         findings.facts = [
             replace(
                 f, status=status.get(f.claim_id, f.status),
@@ -264,7 +262,7 @@ class DeepPlanner:
         ]  # fmt: skip
 
     def _score(self, findings: Findings, review: Review) -> None:
-        origins = RunSources.load(self.run.dir).origins().of
+        origins = RunSources.load(self.run.source_ledger).origins().of
         checks = run_checks(findings, origins)
         review.checks = checks.as_dict()
         review.parts = score_parts(findings, origins)
@@ -288,7 +286,7 @@ class DeepPlanner:
         self, worker: Worker, task: WorkerTask, findings: Findings, review: Review
     ) -> Findings:
         self._score(findings, review)
-        checks = run_checks(findings, RunSources.load(self.run.dir).origins().of)
+        checks = run_checks(findings, RunSources.load(self.run.source_ledger).origins().of)
         if not needs_escalation(checks, review.score or 0.0):
             return findings
         reason = escalation_reason(checks, review.score or 0.0)
@@ -328,7 +326,7 @@ class DeepPlanner:
     async def _finish(self, method: SearchMethod, reviews: list[Review]) -> DeepOutcome:
         assert self.tmp_dir is not None
         self._phase("verify")
-        await verify_claims(self.run, self.context.judge)
+        await corroborate_and_verify(self.run, self.context.judge)
         settled = settle(self.run)
         self._phase("verify", f"{settled} status(es) settled against the final origins", done=True)
         self._phase("synthesize")

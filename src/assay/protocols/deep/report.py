@@ -26,7 +26,6 @@ from assay.protocols.runner import RunContext
 from assay.report.markers import claim_marker
 from assay.report.prose import Prose, Statement, write_prose
 from assay.store.claims import ClaimRecord
-from assay.store.sources import SourceLedger
 
 PROSE_FACTS = 10
 
@@ -88,7 +87,7 @@ async def write_report(
     cites = synthesis.citations
     opening = answer_line(answer, claims, cites)
     groups = synthesis.groups[:PROSE_FACTS]
-    sources = RunSources.load(run.dir)
+    sources = RunSources.load(run.source_ledger)
     statements = [
         Statement(
             clean(g.lead.text),
@@ -104,7 +103,7 @@ async def write_report(
     if written:
         findings_text = f"{written}\n\n{findings_text}"
     gap_list = output.gaps(reviews, all_findings)
-    records = {r.id: r for r in SourceLedger(run.dir).records()}
+    records = {r.id: r for r in run.source_ledger.records()}
     today = dt.datetime.now().astimezone().date()
     path = output_dir / output.report_name(topic, today)
     chat_answer = clean(answer.text) if answer.found else NO_ANSWER  # no markers in chat

@@ -10,14 +10,13 @@ with the run's final origins (no judge is asked again), as ``assay verify`` will
 from __future__ import annotations
 
 from assay.claims.engine import RunSources, assess
-from assay.store.claims import ClaimLedger
 from assay.store.runs import Run
 
 
 def settle(run: Run) -> int:
     """Rewrite statuses that changed; returns how many did."""
-    ledger = ClaimLedger(run.dir, fsync=run.fsync)
-    sources = RunSources.load(run.dir)
+    ledger = run.claim_ledger
+    sources = RunSources.load(run.source_ledger)
     origins = sources.origins()
     claims = ledger.claims()
     changed = 0
@@ -30,5 +29,5 @@ def settle(run: Run) -> int:
             claims[index] = claim.model_copy(update={"status": status, "status_reason": reason})
             changed += 1
     if changed:
-        ledger.rewrite(claims)
+        ledger.update(claims)
     return changed

@@ -14,34 +14,21 @@ A fact with ≥ 2 independent supporting origins is high confidence; any other c
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import get_args
 
 from assay.claims.conflict import conflict
-from assay.claims.engine import RunSources, VerificationEngine
-from assay.claims.judge import Judge
+from assay.claims.engine import RunSources
 from assay.claims.relevance import coverage
 from assay.protocols.deep.findings import Findings
 from assay.report.markers import claim_marker, neutralize
-from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.claims import ClaimRecord, ClaimStatus
 from assay.store.runs import Run
-from assay.store.sources import SourceLedger
 
 OVERLAP = 0.6
 _BRACKET_NUMBER = re.compile(r"\[(\d+)\]")
-_RANK = {"verified": 0, "weak": 1, "contradicted": 2, "needs_review": 3, "unverified": 4}
-
-
-async def verify_claims(
-    run: Run, judge: Judge, only: Collection[str] | None = None
-) -> list[ClaimRecord]:
-    """Verify each unverified claim (of ``only``, when given) against its sources and, as
-    corroboration, the run's other independent sources that speak to it (as the research
-    agent does)."""
-    claims = ClaimLedger(run.dir).claims()
-    pending = [c.id for c in claims if c.status == "unverified" and (only is None or c.id in only)]
-    every_source = [r.id for r in SourceLedger(run.dir).records()]
-    return await VerificationEngine(run, judge).verify_all(only=pending, corroborators=every_source)
+_RANK = {status: rank for rank, status in enumerate(get_args(ClaimStatus))}  # best first
 
 
 def clean(text: str) -> str:
@@ -156,7 +143,7 @@ class Synthesis:
 
 def relevant_claims(run: Run, all_findings: Sequence[Findings]) -> list[tuple[str, ClaimRecord]]:
     """(sub-question, claim) for every relevant fact, each claim once (its first direction)."""
-    ledger = {c.id: c for c in ClaimLedger(run.dir).claims()}
+    ledger = {c.id: c for c in run.claim_ledger.claims()}
     seen: set[str] = set()
     out = []
     for findings in all_findings:
@@ -171,7 +158,7 @@ def synthesize(run: Run, all_findings: Sequence[Findings]) -> Synthesis:
     """The ## Findings body from the relevant facts and the verified ledger, one section per
     sub-question (direction)."""
     chosen = relevant_claims(run, all_findings)
-    sources = RunSources.load(run.dir)
+    sources = RunSources.load(run.source_ledger)
     cites = Citations()
     lines: list[str] = []
     everything: list[tuple[Group, str, bool]] = []

@@ -20,7 +20,6 @@ from assay.gather.session import GatherSession
 from assay.protocols.deep.findings import Confidence, Fact, Findings, SourceNote
 from assay.protocols.deep.plan import Criteria
 from assay.protocols.deep.scoring import authority, recency
-from assay.store.claims import ClaimLedger
 from assay.store.runs import Run
 
 MAX_SOURCES = 5
@@ -127,7 +126,7 @@ class Worker:
             created_by=self._extractor.name,
             reason=f"stated by {source_id} for the query {note.query!r} ({findings.direction})",
         )
-        by_text = {c.text.casefold(): c for c in ClaimLedger(self._run.dir).claims()}
+        by_text = {c.text.casefold(): c for c in self._run.claim_ledger.claims()}
         for draft in drafts:
             claim = by_text.get(draft.text.casefold())
             if claim is None:

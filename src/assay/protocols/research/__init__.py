@@ -15,14 +15,13 @@ from assay.blocking import blocking
 from assay.config import Settings, load_settings
 from assay.events import FullResearchRequested
 from assay.models import Model
+from assay.protocols.outcome import run_fields
 from assay.protocols.research.agent import Escalate, ResearchHarness
 from assay.protocols.research.policy import ExtractivePolicy, Mode, ModelPolicy, Policy
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import RunContext, execute, reopen_run, start_run
-from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener
 from assay.store.runs import REPORT_FILE
-from assay.store.sources import SourceLedger
 
 DEFAULT_SOURCES = 5
 ASK_SOURCES = 2
@@ -59,25 +58,12 @@ def _policy(context: RunContext) -> Policy:
 
 def result_of(context: RunContext, answer: str) -> ResearchResult:
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
-    statuses = ("verified", "weak", "contradicted", "needs_review", "unverified")
     report = run.dir / REPORT_FILE
     return ResearchResult(
-        run_id=run.id,
-        run_dir=str(run.dir),
+        **run_fields(context),
         protocol=run.info.protocol,
-        status=run.info.effective_status(),
-        reason=run.info.reason,
         report=str(report) if report.is_file() else None,
         answer=answer,
-        claims={s: sum(1 for c in claims if c.status == s) for s in statuses},
-        sources=[
-            {"id": s.id, "url": s.url, "title": s.title, "snapshot": s.snapshot}
-            for s in SourceLedger(run.dir).records()
-        ],
-        usage=run.info.usage.model_dump(),
-        engine=context.engine,
-        model=context.model.name if context.model else None,
     )
 
 

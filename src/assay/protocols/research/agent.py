@@ -19,11 +19,12 @@ it, records it, and holds the rules a policy cannot break:
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from datetime import UTC, datetime
 from typing import Literal
 
-from assay.answers.ranking import recorded_relevant
-from assay.claims.engine import RunSources, VerificationEngine
+from assay.claims.crosscheck import corroborate_and_verify
+from assay.claims.engine import RunSources
 from assay.claims.extract import ExtractiveExtractor, record_claims
 from assay.claims.relevance import Relevance, best_relevance
 from assay.claims.standalone import page_subject
@@ -73,10 +74,9 @@ from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import HandOver, RunContext
-from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.claims import ClaimRecord
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE
-from assay.store.sources import SourceLedger
 
 MAX_STEPS = 30
 """Searches the policy may ask for; follow-up rounds search on top of these."""
@@ -138,9 +138,9 @@ class ResearchHarness:
         if plan_path.is_file():
             self.plan = Plan.parse(plan_path.read_text(encoding="utf-8"))
             self.state.plan_written = True
-        read = [r.url.removeprefix("workspace://") for r in SourceLedger(self.run.dir).records()]
+        read = [r.url.removeprefix("workspace://") for r in self.run.source_ledger.records()]
         self.state.read = read + [url for url in skipped_urls(events) if url not in read]
-        self.state.claims = len(ClaimLedger(self.run.dir).read().records)
+        self.state.claims = len(self.run.claim_ledger.claims())
 
     async def run_loop(self) -> str:
         async with contextlib.AsyncExitStack() as stack:
@@ -315,7 +315,7 @@ class ResearchHarness:
             return False
         if self.state.searches >= MAX_SEARCHES:
             return False
-        claims = ClaimLedger(self.run.dir).claims()
+        claims = self.run.claim_ledger.claims()
         if self.context.model is not None:
             step = ModelStep(
                 self.context.model, budget=self.context.budget, meter=self.context.meter,
@@ -377,7 +377,7 @@ class ResearchHarness:
         if self.workspace is None or path in self.state.read:
             return
         self.state.read.append(path)
-        read = self.workspace.read(path, SourceLedger(self.run.dir, fsync=self.run.fsync))
+        read = self.workspace.read(path, self.run.source_ledger)
         if read is None:
             self._warn(f"{path}: not a readable text file", "workspace")
             return
@@ -401,9 +401,7 @@ class ResearchHarness:
         """createClaim right after the source is read: each claim appended at once, with
         its relevance; the source's own relevance (title and lead) goes in its line."""
         lead = text[:_LEAD_CHARS]
-        SourceLedger(self.run.dir, fsync=self.run.fsync).annotate(
-            source_id, relevance=self._relevance(lead, title).to_json()
-        )
+        self.run.source_ledger.annotate(source_id, relevance=self._relevance(lead, title).to_json())
         try:
             drafts = await self.context.extractor.extract(self.state.topic, text)
         except (InvalidOutput, ModelTimeout) as exc:
@@ -427,20 +425,14 @@ class ResearchHarness:
         if "verify" in self._done():
             return
         self.run.events.emit(PhaseStarted(phase="verify"))
-        ledger = ClaimLedger(self.run.dir, fsync=self.run.fsync)
-        sources = RunSources.load(self.run.dir)
-        claims = [self._rescored(claim, sources) for claim in ledger.claims()]
-        ledger.rewrite(claims)
-        # An off-topic claim is never presented: judging it would spend model calls (the
-        # larger share of a small model's run) on what no reader sees. It stays unverified.
-        pending = [c.id for c in claims if c.status == "unverified" and recorded_relevant(c)]
-        every_source = [r.id for r in SourceLedger(self.run.dir).records()]
-        verified = await VerificationEngine(self.run, self.context.judge).verify_all(
-            only=pending, corroborators=every_source
-        )
-        counts = {s: sum(1 for c in verified if c.status == s) for s in ("verified", "weak")}
+        # Rescored relevance is staged: the verification pass writes it with the statuses.
+        sources = RunSources.load(self.run.source_ledger)
+        ledger = self.run.claim_ledger
+        ledger.stage(self._rescored(claim, sources) for claim in ledger.claims())
+        checked = await corroborate_and_verify(self.run, self.context.judge)
+        counts = Counter(c.status for c in checked)
         detail = (
-            f"{len(pending)} claims checked; {counts['verified']} verified, {counts['weak']} weak"
+            f"{len(checked)} claims checked; {counts['verified']} verified, {counts['weak']} weak"
         )
         self.run.events.emit(PhaseFinished(phase="verify", detail=detail))
         self._tick("verify")

@@ -19,11 +19,11 @@ from pydantic import BaseModel, Field
 from assay.answers.kinds import names_in, shape_of
 from assay.answers.ranking import rank
 from assay.engines.extractive.planner import key_phrase
-from assay.engines.extractive.text import content_words, raw_words
 from assay.gather.search.web_search import MIN_QUERIES
 from assay.models import InvalidOutput, ModelTimeout
 from assay.models.step import ModelStep
 from assay.store.claims import ClaimRecord
+from assay.text import content_words, raw_words
 
 MAX_ROUNDS = 3
 """Reading rounds per run: the first search and up to two follow-ups."""

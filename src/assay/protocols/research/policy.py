@@ -14,7 +14,6 @@ from pydantic import BaseModel, create_model
 
 from assay.budget import Budget
 from assay.engines.extractive.planner import expand_queries, research_questions
-from assay.engines.extractive.text import content_words
 from assay.models import Model, typed_call
 from assay.models.usage import UsageMeter
 from assay.protocols.research.actions import (
@@ -32,6 +31,7 @@ from assay.protocols.research.actions import (
     action_union,
 )
 from assay.protocols.research.skills import BOOTSTRAP, catalog
+from assay.text import content_words
 
 Mode = Literal["web", "workspace", "ask"]
 POLICY_SEARCHES = 3

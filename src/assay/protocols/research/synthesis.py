@@ -13,7 +13,8 @@ Everything is built by code from the claim ledger, so nothing is unattributed.
 from __future__ import annotations
 
 from assay.answers import NO_ANSWER, Answer, answer_question
-from assay.answers.ranking import rank, recorded_relevant, usable
+from assay.answers.ranking import rank, usable
+from assay.claims.relevance import recorded_relevant
 from assay.events import ReportUpdated
 from assay.models.step import ModelStep
 from assay.protocols.research.plan import Plan
@@ -21,9 +22,8 @@ from assay.protocols.research.prose import written_summary
 from assay.protocols.runner import RunContext
 from assay.report.claims_report import render_claims_report
 from assay.report.markers import claim_marker, neutralize
-from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.claims import ClaimRecord
 from assay.store.runs import REPORT_FILE
-from assay.store.sources import SourceLedger
 
 
 def shown_answer(answer: Answer, claims: list[ClaimRecord]) -> str:
@@ -76,8 +76,8 @@ async def write_report(context: RunContext, plan: Plan | None, model_answer: str
     ``model_answer`` is not used: only an answer its claims support is given)."""
     del model_answer
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
-    sources = SourceLedger(run.dir).records()
+    claims = run.claim_ledger.claims()
+    sources = run.source_ledger.records()
     answer = await answer_question(
         run.info.topic, claims, model=context.model, budget=context.budget, meter=context.meter
     )

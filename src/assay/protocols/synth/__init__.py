@@ -17,6 +17,7 @@ from assay.blocking import blocking
 from assay.config import Settings, load_settings
 from assay.errors import UserError
 from assay.models import Model
+from assay.protocols.outcome import claim_counts
 from assay.protocols.runner import execute, start_run
 from assay.protocols.synth.output import count_verdicts
 from assay.protocols.synth.panel import Blocked, Incomplete, Manager, Mismatch, SynthHalted
@@ -30,7 +31,6 @@ from assay.protocols.synth.roster import (
     roster_from_flags,
 )
 from assay.protocols.synth.timeouts import Timeouts
-from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener
 from assay.store.runs import REPORT_FILE
 
@@ -106,8 +106,6 @@ async def synth_async(
         signal, reason = halted.signal, str(halted)
     synth = manager.synth
     run = context.run
-    claims = ClaimLedger(run.dir).claims()
-    statuses = ("verified", "weak", "contradicted", "needs_review", "unverified")
     report = run.dir / REPORT_FILE
     return SynthResult(
         run_id=run.id,
@@ -121,7 +119,7 @@ async def synth_async(
         chief_author=synth.chief,
         matrix={f"{c} → {t}": count_verdicts(rows) for (c, t), rows in synth.checks.items()},
         blocked={f"phase {p}: {a}": why for (p, a), why in synth.blocked.items()},
-        claims={s: sum(1 for c in claims if c.status == s) for s in statuses},
+        claims=claim_counts(run),
         usage=run.info.usage.model_dump(),
         engine=", ".join(sorted(engines)),
     )

@@ -28,9 +28,9 @@ from typing import Protocol, TypeVar
 from pydantic import BaseModel, Field
 
 from assay.budget import Budget
+from assay.claims.picker import pick_claims
 from assay.claims.relevance import relevance
 from assay.engines.extractive.asking import clip, strategy_queries
-from assay.engines.extractive.picker import pick_claims
 from assay.gather.reader import ReadSource
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession

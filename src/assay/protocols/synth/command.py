@@ -22,9 +22,9 @@ import contextlib
 import re
 import signal
 
-from assay.engines.extractive.text import content_words, split_sentences
 from assay.errors import ProviderError
 from assay.protocols.synth.agents import CodeQueries, Gathered, Written
+from assay.text import content_words, split_sentences
 
 _CITE = re.compile(r"\[(\d+)\]")
 _RAW_URL = re.compile(r"<?(?:https?|index|workspace)://[^\s<>)\]]+>?")

@@ -39,7 +39,7 @@ from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
 from assay.protocols.synth.agents import Gathered, Narrative, Written
 from assay.protocols.synth.command import CommandWorker, parse_narrative
-from assay.store.claims import ClaimLedger, ClaimRecord, Evidence, Stance
+from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
 
 Verdict = Literal["VERIFIED", "FALSE", "UNVERIFIABLE"]
@@ -161,7 +161,7 @@ async def own_check(
         return "UNVERIFIABLE", "", verdict.url, f"{checker} said {verdict.verdict}, but {why}"
     start, end = spans[0]
     stance: Stance = "supports" if verdict.verdict == "VERIFIED" else "refutes"
-    ledger = ClaimLedger(run.dir, fsync=run.fsync)
+    ledger = run.claim_ledger
     claim = ClaimRecord(
         id=ledger.next_id(), text=statement.text, confidence="medium",
         sourceIds=[read.record.id], reason=f"{checker}'s own fact-check of {author}",
@@ -169,7 +169,7 @@ async def own_check(
         evidence=[Evidence(sourceId=read.record.id, quote=read.text[start:end], start=start,
                            end=end, stance=stance)],
     )  # fmt: skip
-    sources = RunSources.load(run.dir)
+    sources = RunSources.load(run.source_ledger)
     status, reason, _ = assess(claim, sources, sources.origins(), unsure=False)
     claim = claim.model_copy(update={"status": status, "status_reason": reason,
                                      "verified_by": checker})  # fmt: skip

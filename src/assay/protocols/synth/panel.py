@@ -16,7 +16,7 @@ from pathlib import Path
 from assay.answers import answer_question
 from assay.claims.judge import Judge
 from assay.claims.relevance import relevance
-from assay.claims.select import build_judge
+from assay.engines.select import build_judge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled, RunError
 from assay.events import ReportUpdated, Signal
 from assay.gather.session import GatherSession
@@ -46,7 +46,6 @@ from assay.protocols.synth.timeouts import Timeouts, supervise
 from assay.report.prose import Statement
 from assay.store.atomic import atomic_write_text
 from assay.store.runs import REPORT_FILE
-from assay.store.sources import SourceLedger
 
 MODEL_TIMEOUT = 300.0
 
@@ -240,7 +239,7 @@ class Manager:
         """The verified statements relevant to the topic, the one that answers it first;
         the short answer is kept for the top of the final response."""
         topic = self.synth.topic
-        titles = {r.url: r.title or "" for r in SourceLedger(self.context.run.dir).records()}
+        titles = {r.url: r.title or "" for r in self.context.run.source_ledger.records()}
         relevant = [
             v
             for v in verified

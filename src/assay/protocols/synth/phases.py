@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from assay.answers import answer_question
 from assay.claims.engine import VerificationEngine
 from assay.claims.extract import DraftClaim, record_claims
-from assay.claims.factcheck import Excluded, fact_check
 from assay.claims.judge import Judge
 from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signal, WarningEvent
 from assay.gather.session import GatherSession
@@ -46,11 +45,11 @@ from assay.protocols.synth.contract import (
     narrative_of,
     own_check,
 )
+from assay.protocols.synth.factcheck import Excluded, fact_check
 from assay.protocols.synth.output import CheckRow, FinalLine, Synthesis
 from assay.protocols.synth.roster import Agent
 from assay.protocols.synth.timeouts import Clock, TimedJudge, Timeouts, supervise
-from assay.store.claims import ClaimLedger, ClaimRecord
-from assay.store.sources import SourceLedger
+from assay.store.claims import ClaimRecord
 
 PHASE1_TASK = """{agent} - MANAGER here. TASK: Research "{topic}"
 
@@ -90,7 +89,7 @@ class Panel:
         self.synth = synth
         self.timeouts = timeouts
         self.lock = asyncio.Lock()
-        self.ledger = ClaimLedger(self.run.dir, fsync=self.run.fsync)
+        self.ledger = self.run.claim_ledger
         self.block_reasons: dict[str, str] = {}
 
     def signal(self, name: str, agent: str | None = None, detail: str | None = None) -> None:
@@ -305,7 +304,7 @@ class Panel:
         url, quote = "", ""
         if evidence is not None:
             record = checked.evidence[evidence]
-            found = SourceLedger(self.run.dir).records()
+            found = self.run.source_ledger.records()
             url = next((r.url for r in found if r.id == record.source_id), record.source_id)
             quote = record.quote
         return CheckRow(claim_id, checked.text, verdict, checked.id, url, quote)

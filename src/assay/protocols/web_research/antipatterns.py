@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.engines.extractive.text import split_sentences
 from assay.report.markers import cited_urls
+from assay.text import split_sentences
 
 Kind = Literal["unattributed", "vague", "single_source"]
 

@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 
 from assay.engines.extractive.asking import strategy_queries
 from assay.engines.extractive.planner import expand_queries
-from assay.engines.extractive.text import content_words
 from assay.gather.reader import ReadSource
 from assay.gather.search.web_search import MAX_QUERIES, MAX_QUERY_CHARS, MIN_QUERIES
 from assay.gather.session import GatherSession
 from assay.protocols.web_research.results import Skipped, SourceFindings, WebResearchRequest
+from assay.text import content_words
 
 Process = Callable[[ReadSource], Awaitable[SourceFindings | None]]
 MORE_SEARCHES = 2

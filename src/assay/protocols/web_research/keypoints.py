@@ -28,16 +28,16 @@ from typing import Protocol
 from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.normalize import normalize_text
+from assay.claims.picker import claimable, pick_claims
 from assay.claims.relevance import relevance
-from assay.engines.extractive.picker import claimable, pick_claims
-from assay.engines.extractive.text import looks_like_instruction, split_sentences
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
 from assay.protocols.web_research.results import Quote, SourceFindings
-from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.claims import ClaimRecord
 from assay.store.runs import Run
 from assay.store.sources import SourceRecord
+from assay.text import looks_like_instruction, split_sentences
 
 MAX_KEY_POINTS = 5
 MAX_QUOTES = 2
@@ -159,7 +159,7 @@ def record_key_points(
     """Append each new key point as a claim now, with its relevance (the best over the
     topic and each keyword, how it was computed included); a repeat of an earlier claim
     gets this source added instead. Returns the source's findings (claim ids, quotes)."""
-    ledger = ClaimLedger(run.dir, fsync=run.fsync)
+    ledger = run.claim_ledger
     claims = ledger.claims()
     known = {_key(c.text): i for i, c in enumerate(claims)}
     findings = SourceFindings(source)
@@ -203,5 +203,5 @@ def record_key_points(
         if len(findings.quotes) < MAX_QUOTES and all(q.text != quote.text for q in findings.quotes):
             findings.quotes.append(quote)
     if merged:
-        ledger.rewrite(claims)
+        ledger.update(claims)
     return findings

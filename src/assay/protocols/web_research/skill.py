@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.answers import answer_question
-from assay.claims.engine import VerificationEngine
+from assay.claims.crosscheck import corroborate_and_verify
 from assay.claims.normalize import locate
 from assay.config import Settings
 from assay.errors import BudgetExhausted, ConfigError, ProviderError, RunError
@@ -34,6 +34,7 @@ from assay.gather.reader import INDEX_SCHEME, ReadSource
 from assay.gather.search.base import SearchResult, TimeRange
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, Model, ModelTimeout
+from assay.protocols.outcome import claim_counts
 from assay.protocols.runner import RunContext, execute, start_run
 from assay.protocols.web_research import basis, render, structured, summary, synthesis
 from assay.protocols.web_research.collect import Collected, collect
@@ -51,11 +52,9 @@ from assay.protocols.web_research.results import (
     WebResearchRequest,
     WebResearchResult,
 )
-from assay.store.claims import ClaimLedger
 from assay.store.eventlog import Listener, utc_now
 from assay.store.runs import REPORT_FILE, REPORT_JSON_FILE
 
-CLAIM_STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 _READ_WARNINGS = ("source_token_cap", "run_token_cap", "source_size_cap")
 
 
@@ -163,7 +162,7 @@ class _Flow:
         if found.findings:
             run.events.emit(PhaseStarted(phase="verify"))
             used = [f.record.id for f in found.findings]
-            await VerificationEngine(run, self.context.judge).verify_all(corroborators=used)
+            await corroborate_and_verify(run, self.context.judge, corroborators=used)
             run.events.emit(PhaseFinished(phase="verify"))
         run.events.emit(PhaseStarted(phase="synthesize"))
         made = await self.synthesize()
@@ -176,7 +175,7 @@ class _Flow:
             )
 
     async def synthesize(self) -> synthesis.Synthesis:
-        ledger = {c.id: c for c in ClaimLedger(self.context.run.dir).claims()}
+        ledger = {c.id: c for c in self.context.run.claim_ledger.claims()}
         used, notes = basis.window(
             self.collected.findings, self.collected.texts, self.context.settings.fetch.run_token_cap
         )
@@ -274,7 +273,6 @@ async def run_web_research(
 
 def _result(flow: _Flow, status: ResultStatus, reason: str | None) -> WebResearchResult:
     run = flow.context.run
-    claims = ClaimLedger(run.dir).claims()
     found = flow.collected
     return WebResearchResult(
         run_id=run.id,
@@ -296,7 +294,7 @@ def _result(flow: _Flow, status: ResultStatus, reason: str | None) -> WebResearc
         ],
         sources_skipped=list(found.skipped),
         warnings=flow.warnings if status != "partial" else _partial_warnings(flow, reason),
-        claims={s: sum(c.status == s for c in claims) for s in CLAIM_STATUSES},
+        claims=claim_counts(run),
         engine="model" if flow.model is not None else "extractive",
         model=flow.model.name if flow.model is not None else None,
         usage=run.info.usage.model_dump(mode="json"),

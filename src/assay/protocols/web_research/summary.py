@@ -14,7 +14,6 @@ import re
 from collections import Counter
 
 from assay.claims.normalize import normalize_text
-from assay.engines.extractive.text import raw_words
 from assay.protocols.web_research.render import (
     Unit,
     answer_line,
@@ -28,6 +27,7 @@ from assay.protocols.web_research.render import (
 )
 from assay.protocols.web_research.synthesis import OTHER, Synthesis
 from assay.report.markers import claim_marker, neutralize
+from assay.text import raw_words
 
 MIN_WORDS = 200
 MAX_WORDS = 400

@@ -23,7 +23,6 @@ from pydantic import BaseModel, Field, model_validator
 from assay.answers import Answer
 from assay.budget import Budget
 from assay.claims.normalize import numbers_in
-from assay.engines.extractive.text import content_words, is_content, raw_words, stem, words
 from assay.models import Model, typed_call
 from assay.models.usage import UsageMeter
 from assay.protocols.web_research.antipatterns import sentence_problems, split_claim_sentences
@@ -36,6 +35,7 @@ from assay.protocols.web_research.results import (
     Theme,
 )
 from assay.store.claims import ClaimRecord
+from assay.text import content_words, is_content, raw_words, stem, words
 
 MAX_THEMES = 5
 MAX_CONFLICTS = 10

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from assay.engines.extractive.text import STOP_WORDS
+from assay.text import STOP_WORDS
 
 _NOT_A_NAME = re.compile(
     r"[A-Z][a-z]+ly|(?:January|February|March|April|May|June|July|August|September|October|"

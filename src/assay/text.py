@@ -1,5 +1,6 @@
-"""Text utilities the extractive engine shares: sentences with exact offsets, stop words, a
-small stemmer, content words, and a detector for text that addresses an AI agent.
+"""The text toolkit claims, engines and protocols share: sentences with exact offsets, stop
+words, a small stemmer, content words, and a detector for text that addresses an AI agent.
+It depends on nothing else in assay, so everything may build on it.
 
 Everything is deterministic and data-free: no tokenizer, tagger or word list is downloaded,
 so the engine behaves the same offline and on every machine. Offsets are kept exact
@@ -9,6 +10,7 @@ verbatim in its snapshot; a splitter that rewrote text would make quotes unverif
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -62,11 +64,13 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _PHRASE_TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A light suffix stripper: plurals, -ing/-ed, a few derivations, final y/e.
 
     It only has to map a word and its inflections to the same key — both sides of every
     comparison go through it — so it is deliberately small and never consults a lexicon.
+    Cached: every check stems the same few thousand words over and over.
     """
     w = word.lower().replace("’", "'")
     w = _IRREGULAR.get(w, w)

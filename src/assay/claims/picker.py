@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from assay.claims.normalize import normalize_text, numbers_in
-from assay.engines.extractive.text import (
+from assay.text import (
     Sentence,
     content_words,
     is_question,

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from assay.claims.normalize import normalize_text, numbers_in
-from assay.engines.extractive.text import (
+from assay.text import (
     NUMBER_WORDS,
     STOP_WORDS,
     is_content,

@@ -24,7 +24,7 @@ from assay.events import ClaimCreated
 from assay.gather.reader import ReadSource
 from assay.gather.session import GatherSession
 from assay.gather.urls import registrable_domain
-from assay.store.claims import ClaimLedger, ClaimRecord, Confidence
+from assay.store.claims import ClaimRecord, Confidence
 from assay.store.sources import SourceRecord
 
 
@@ -75,7 +75,7 @@ async def fact_check(
         if read is None or read.record.id in source_ids or avoid.shares_origin(read):
             continue
         source_ids.append(read.record.id)
-    ledger = ClaimLedger(session.run.dir, fsync=session.run.fsync)
+    ledger = session.run.claim_ledger
     claim = ClaimRecord(
         id=ledger.next_id(),
         text=text,
