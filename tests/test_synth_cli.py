@@ -38,3 +38,18 @@ def test_a_missing_roster_file_is_a_one_line_error(tmp_path: Path, isolated_home
     assert result.exit_code == 7, result.output  # the spec's [BLOCK]: missing input
     assert "[BLOCK] missing input: roster" in result.output
     assert "[BLOCK] [BLOCK]" not in result.output and "Traceback" not in result.output
+
+
+def test_the_help_example_roster_passes_the_role_rules() -> None:
+    import inspect
+    import re
+
+    from assay.cli.synth_cmd import synth
+    from assay.protocols.synth import roster_from_flags
+    from assay.protocols.synth.preflight import check_roles
+
+    example = (inspect.getdoc(synth) or "").split("Example:", 1)[1].split("\n\n", 1)[0]
+    flags = re.findall(r"--agent (\S+)", example)
+    chief = re.search(r"--chief-author (\S+)", example)
+    found = check_roles(roster_from_flags(flags, chief.group(1) if chief else None))
+    assert len(flags) == 3 and found.problems == []

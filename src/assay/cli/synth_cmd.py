@@ -71,6 +71,7 @@ def synth(
     built from what is configured (printed; pre-flight decides).
 
     Example: assay synth "Why do rivers meander?" -o out.md --chief-author A
+    --agent name=CC,role=MANAGER
     --agent name=A,role=SEARCHER,can_search=true,search_tool=local
     --agent name=B,role=SEARCHER,can_search=true,search_tool=local
 
