@@ -15,7 +15,7 @@ PAGE = (
 )
 
 
-def test_a_claim_that_fills_the_question_with_a_word_of_the_page_is_dropped() -> None:
+def test_a_claim_that_fills_the_question_with_a_word_of_the_page_becomes_the_sentence() -> None:
     def script(request: Any) -> object:
         return {
             "claims": [
@@ -29,8 +29,12 @@ def test_a_claim_that_fills_the_question_with_a_word_of_the_page_is_dropped() ->
         }
 
     drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(QUESTION, PAGE))
-    assert [d.text for d in drafts] == ["Haymo of Faversham was an English Franciscan scholar."]
-    assert drafts[0].quote.startswith("Haymo of Faversham, O.F.M.")
+    first = "Haymo of Faversham, O.F.M. (c. 1243), was an English Franciscan scholar."
+    assert [d.text for d in drafts] == [
+        first,
+        "Haymo of Faversham was an English Franciscan scholar.",
+    ]
+    assert drafts[0].quote == first
 
 
 def test_one_word_of_the_question_is_a_paraphrase_not_an_echo() -> None:

@@ -112,12 +112,15 @@ class ModelExtractor(ModelStep):
             _reply_type(len(picked)),
             "Claims",
         )
-        drafts = []
+        drafts: list[DraftClaim] = []
         for item in reply.claims[:max_claims]:
             source = picked[item.sentence - 1]
-            if echoes_question(item.claim, source.sentence, question):
-                continue
-            drafts.append(DraftClaim(item.claim.strip(), source.sentence, source.start, source.end))
+            text = item.claim.strip()
+            if echoes_question(text, source.sentence, question):
+                # The sentence it pointed at is what the page says: that is the claim.
+                text = source.sentence
+            if all(d.text != text for d in drafts):
+                drafts.append(DraftClaim(text, source.sentence, source.start, source.end))
         return drafts
 
 
