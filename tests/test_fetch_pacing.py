@@ -105,3 +105,23 @@ async def test_crawl_delay_only_ever_lengthens_the_interval() -> None:
     assert pacer.interval_for("slow.example") == 3.0
     assert pacer.interval_for("fast.example") == 1.0
     assert pacer.interval_for("other.example") == 1.0
+
+
+def test_two_fetchers_of_one_process_pace_a_domain_together(five_sites: Lab) -> None:
+    """Concurrent runs each have a Fetcher; the domain still gets its second of quiet."""
+    site = five_sites.sites[0]
+    urls = [f"{site}/pages/{page.slug}" for page in five_sites.site_pages[0][2:4]]
+
+    async def fetch_one(url: str) -> int:
+        async with Fetcher(FetchSettings(), allow_hosts=["127.0.0.0/8"]) as fetcher:
+            return (await fetcher.fetch(url)).status
+
+    async def both() -> list[int]:
+        return list(await asyncio.gather(*(fetch_one(u) for u in urls)))
+
+    started = time.monotonic()
+    assert asyncio.run(both()) == [200, 200]
+    times = [at for hit_site, _, at in five_sites.hits() if hit_site == site and at >= started]
+    assert len(times) >= 3  # robots.txt (once per fetcher) and two pages
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert min(gaps) >= 1.0, gaps

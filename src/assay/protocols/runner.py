@@ -22,7 +22,9 @@ built is closed. ``HandOver`` is the one exception that leaves the ending to the
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -41,6 +43,7 @@ from assay.models.usage import CallUsage, UsageMeter, UsageSummary
 from assay.protocols.searchwatch import SearchWatch
 from assay.report.claims_report import render_claims_report
 from assay.store.claims import ClaimLedger
+from assay.store.eventlog import Listener
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
 
@@ -53,6 +56,27 @@ _interrupted: list[str] = []
 def interrupted_run_ids() -> list[str]:
     """Runs this process ended as interrupted (the CLI names them after Ctrl-C)."""
     return list(_interrupted)
+
+
+_watchers: ContextVar[tuple[Listener, ...]] = ContextVar("run_watchers", default=())
+
+
+@contextmanager
+def watching_runs(listener: Listener) -> Iterator[None]:
+    """Give ``listener`` every event of every run started or resumed in this context.
+
+    A batch drives many runs at once through the protocols' own entry points; each of its
+    tasks watches its runs this way (contextvars follow asyncio tasks), whatever protocol.
+    """
+    token = _watchers.set((*_watchers.get(), listener))
+    try:
+        yield
+    finally:
+        _watchers.reset(token)
+
+
+def _watch(run: Run) -> None:
+    run.events.listeners.extend(_watchers.get())
 
 
 class HandOver(Exception):
@@ -113,6 +137,7 @@ def start_run(
     for key, value in extra.items():
         setattr(run.info, key, value)
     run.save_info()
+    _watch(run)
     try:
         context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
     except Exception as exc:  # e.g. an unknown model provider: the run still ends
@@ -130,6 +155,7 @@ def reopen_run(settings: Settings, run_id: str, *, model: Model | None = None) -
     run.info.reason = None
     run.info.finished_at = None
     run.save_info()
+    _watch(run)
     try:
         context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
     except Exception as exc:

@@ -69,6 +69,8 @@ class Fetcher:
     are not public (``127.0.0.0/8``, ``localhost``, ``lab.test``). ``resolver`` replaces the
     system resolver (tests map ``news.example`` to a lab address). A ``transport`` replaces
     the guarded one entirely, and with it the address guard: it is for tests only.
+    ``own_pacing`` gives it a pacing table of its own instead of the one every Fetcher of the
+    event loop shares (so concurrent runs pace together): for tests that time one Fetcher.
     """
 
     def __init__(
@@ -80,6 +82,7 @@ class Fetcher:
         resolver: Resolver | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         user_agent: str | None = None,
+        own_pacing: bool = False,
     ) -> None:
         self.settings = settings
         self.user_agent = user_agent or default_user_agent()
@@ -109,7 +112,9 @@ class Fetcher:
                 "Accept-Encoding": ACCEPT_ENCODING,
             },
         )
-        self.pacer = Pacer(settings.min_domain_interval, settings.max_concurrency)
+        self.pacer = Pacer(
+            settings.min_domain_interval, settings.max_concurrency, shared=not own_pacing
+        )
         self._exchanger = Exchanger(self._client, self.pacer, settings)
         self.robots = RobotsPolicy(
             self._fetch_robots,
