@@ -27,12 +27,12 @@ class BatchJob(BaseModel):
     id: str = Field(min_length=1, max_length=200)
     question: str = Field(min_length=1, max_length=4000)
     line: int = 0
-    sources: int | None = Field(None, ge=1, le=20)
+    sources: int | None = Field(default=None, ge=1, le=20)
     keywords: list[str] = Field(default_factory=list)
     urls: list[str] = Field(default_factory=list)
     depth: Literal["shallow", "medium", "deep"] = "medium"
     format: Literal["summary", "report", "structured"] = "summary"
-    max_directions: int | None = Field(None, ge=1, le=6)
+    max_directions: int | None = Field(default=None, ge=1, le=6)
 
     @field_validator("id", mode="before")
     @classmethod
