@@ -50,10 +50,14 @@ class BatchFiles:
         self.results = results
         self.journal = results.with_name(results.name + JOURNAL_SUFFIX)
 
-    def rows(self) -> dict[str, ResultRow]:
-        """The latest row of every id in the results file."""
+    def count(self) -> int:
+        """How many rows the results file holds (``rows(after=…)`` reads only newer ones)."""
+        return len(_lines(self.results))
+
+    def rows(self, *, after: int = 0) -> dict[str, ResultRow]:
+        """The latest row of every id in the results file (past its first ``after`` rows)."""
         latest: dict[str, ResultRow] = {}
-        for data in _lines(self.results):
+        for data in _lines(self.results)[after:]:
             try:
                 row = ResultRow.model_validate(data)
             except ValidationError:

@@ -22,6 +22,8 @@ built is closed. ``HandOver`` is the one exception that leaves the ending to the
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -154,6 +156,7 @@ def reopen_run(settings: Settings, run_id: str, *, model: Model | None = None) -
     run.info.status = "running"
     run.info.reason = None
     run.info.finished_at = None
+    run.info.pid, run.info.host = os.getpid(), socket.gethostname()  # whoever goes on with it
     run.save_info()
     _watch(run)
     try:
