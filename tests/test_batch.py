@@ -136,3 +136,13 @@ def test_other_protocols_run_through_batch(lab: Lab, tmp_path: Path, protocol: s
     assert (rows[0].protocol == protocol and rows[0].report is not None) or protocol == "check"
     if protocol == "check":
         assert rows[0].answer == "supported"
+
+
+def test_cli_start_up_loads_no_queue_or_plotting_library() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys, assay.cli.app; print(sorted(m for m in ('matplotlib', 'dramatiq', "
+             "'redis', 'assay.batch', 'assay.evaluation') if m in sys.modules))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
