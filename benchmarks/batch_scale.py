@@ -5,7 +5,8 @@ then for each worker count: a fresh run store, N `research` questions enqueued w
 `assay batch --broker`, W `assay worker --threads 1` processes, and the wall time until the
 last row is written. Where the time goes, summed over the runs: the protocol phases (from
 each run's phase events), and the floor the 1 s/domain pacing sets (the busiest lab site's
-page requests, one per second). Needs the queue extra and redis-server.
+page requests, one per second), and the CPU time the workers used (on a machine with few
+cores, the ceiling). Needs the queue extra and redis-server.
 
     nice python benchmarks/batch_scale.py --questions 20
     python benchmarks/batch_scale.py --questions 100 --workers 1 2 4
@@ -56,6 +57,12 @@ def phase_seconds(run_dir: Path) -> dict[str, float]:
     return spent
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a live process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def one_round(lab: Lab, url: str, questions: Path, workers: int) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix=f"assay-scale-{workers}-"))
     out = home / "results.jsonl"
@@ -79,6 +86,7 @@ def one_round(lab: Lab, url: str, questions: Path, workers: int) -> dict[str, An
         env=env, check=True, capture_output=True,
     )  # fmt: skip
     wall = time.monotonic() - started
+    cpu = sum(cpu_seconds(proc.pid) for proc in procs)
     for proc in procs:
         proc.terminate()
     for proc in procs:
@@ -93,7 +101,7 @@ def one_round(lab: Lab, url: str, questions: Path, workers: int) -> dict[str, An
         "workers": workers, "wall": wall, "done": sum(r["status"] == "done" for r in rows),
         "per_minute": 60 * len(rows) / wall, "run_seconds": sum(r["wall_seconds"] for r in rows),
         "phases": dict(phases), "page_requests": sum(pages.values()),
-        "pacing_floor": max(pages.values(), default=0),
+        "pacing_floor": max(pages.values(), default=0), "cpu": cpu,
     }  # fmt: skip
 
 
@@ -127,7 +135,8 @@ def main() -> None:
                 print(f"{workers} worker(s): wall {r['wall']:.1f}s  {r['per_minute']:.1f} "
                       f"questions/min  done {r['done']}/{args.questions}  run time summed "
                       f"{r['run_seconds']:.0f}s  page requests {r['page_requests']} "
-                      f"(pacing floor {r['pacing_floor']}s on the busiest site)")  # fmt: skip
+                      f"(pacing floor {r['pacing_floor']}s on the busiest site)  worker CPU "
+                      f"{r['cpu']:.0f}s")  # fmt: skip
                 print(f"   phases summed over runs: {phases}")
     finally:
         redis.terminate()

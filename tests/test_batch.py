@@ -146,3 +146,23 @@ def test_cli_start_up_loads_no_queue_or_plotting_library() -> None:
              "'redis', 'assay.batch', 'assay.evaluation') if m in sys.modules))")  # fmt: skip
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_display_counts_done_failed_running_and_tokens(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from assay.batch import BatchJob, ResultRow
+    from assay.cli.batch_display import BatchDisplay
+
+    display = BatchDisplay(2, live=False)
+    events = display.events()
+    for job_id in ("a", "b"):
+        events.started[0](BatchJob(id=job_id, question="?"))
+    usage = {"type": "usage", "data": {"input_tokens": 30, "output_tokens": 12}}
+    events.event[0]("a", usage)
+    events.ended[0](ResultRow(id="a", status="done", answer="1874", wall_seconds=1.5))
+    events.ended[0](ResultRow(id="b", status="failed", reason="no search", wall_seconds=0.2))
+    assert (display.done, display.failed, display.running, display.tokens) == (1, 1, 0, 42)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == ["[1/2] a: done in 1.5s — 1874",
+                     "[2/2] b: failed (no search) in 0.2s — (no answer)"]  # fmt: skip
