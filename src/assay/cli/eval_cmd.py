@@ -79,12 +79,12 @@ def _print_summary(data: dict[str, Any]) -> None:
         g = s["grades"]
         line = (f"EM {s['em']:.3f}  F1 {s['f1']:.3f}  correct {g['correct']} incorrect "
                 f"{g['incorrect']} not attempted {g['not_attempted']}")  # fmt: skip
-    console.print(plain(f"{s['items']} {data['kind']}: {line}"), markup=False)
+    console.print(plain(f"{s['items']} {data['kind']}: {line}"), markup=False, soft_wrap=True)
     console.print(
         plain(f"fabricated URLs {s['fabricated_urls']}/{s['cited_urls']}  quotes missing "
               f"{s['quotes_missing']}/{s['quotes']}  tokens {s['tokens_total']}  model calls "
               f"{s['model_calls']}  wall {s['wall_total']:.1f}s"),
-        markup=False,
+        markup=False, soft_wrap=True,
     )  # fmt: skip
 
 

@@ -66,7 +66,10 @@ def grouped_bars(groups: dict[str, dict[str, float]], title: str, ylabel: str) -
 
 def per_item(values: Sequence[float], title: str, ylabel: str) -> str:
     figure, axes = _figure(title)
+    from matplotlib.ticker import MaxNLocator
+
     axes.bar(range(1, len(values) + 1), list(values), color="#f58518")
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("item")
     axes.set_ylabel(ylabel)
     return _svg(figure)
