@@ -38,7 +38,7 @@ class Outcome:
 
 async def run_fetch(url: str, settings: FetchSettings | None = None) -> Outcome:
     """Fetch ``url`` with a fresh Fetcher (its own robots cache and pacing)."""
-    fetcher = Fetcher(settings or FetchSettings(), allow_hosts=LAB_NET, own_pacing=True)
+    fetcher = Fetcher(settings or FetchSettings(), allow_hosts=LAB_NET)
     async with fetcher:
         started = time.monotonic()
         page: FetchedPage | None = None

@@ -1,8 +1,8 @@
 """Many questions at once in one process: at most ``concurrency`` runs in flight.
 
-The runs share the event loop, and with it the fetcher's per-domain pacing (one table per
-loop), so running questions side by side never sends one domain more than a request a
-second. Each run keeps its own budgets.
+The runs' fetchers are made inside ``shared_pacing()``, so they pace each domain together:
+running questions side by side never sends one domain more than a request a second. Each
+run keeps its own budgets.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 from assay.batch.execute import BatchSpec, JobListener, run_job
 from assay.batch.files import BatchFiles, ResultRow
 from assay.batch.jobs import BatchJob
+from assay.gather.fetch.pacing import shared_pacing
 
 
 @dataclass
@@ -57,4 +58,5 @@ async def run_batch(
                 hook(row)
             return row
 
-    return list(await asyncio.gather(*(one(job) for job in jobs)))
+    with shared_pacing():  # the runs' fetchers, made in these tasks, pace domains together
+        return list(await asyncio.gather(*(one(job) for job in jobs)))

@@ -1,8 +1,8 @@
 """``assay worker``: process queued batch questions until SIGTERM or Ctrl-C.
 
 dramatiq's Redis consumer heartbeats only when it fetches, and a worker whose threads are
-all busy with long runs does not fetch; a heartbeat thread here keeps a busy worker alive in
-the broker's eyes (so its messages are not handed to another worker while its runs go on).
+all busy with long runs does not fetch; the main loop here keeps a busy worker alive in the
+broker's eyes (so its messages are not handed to another worker while its runs go on).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ from assay.gather.fetch.guard import (
     system_resolver,
 )
 from assay.gather.fetch.limits import ACCEPT_ENCODING, PDF_TYPE
-from assay.gather.fetch.pacing import Pacer
+from assay.gather.fetch.pacing import Pacer, pacing_is_shared
 from assay.gather.fetch.page import FetchedPage
 from assay.gather.fetch.robots import RobotsAnswer, RobotsPolicy
 
@@ -69,8 +69,8 @@ class Fetcher:
     are not public (``127.0.0.0/8``, ``localhost``, ``lab.test``). ``resolver`` replaces the
     system resolver (tests map ``news.example`` to a lab address). A ``transport`` replaces
     the guarded one entirely, and with it the address guard: it is for tests only.
-    ``own_pacing`` gives it a pacing table of its own instead of the one every Fetcher of the
-    event loop shares (so concurrent runs pace together): for tests that time one Fetcher.
+    Made inside ``pacing.shared_pacing()``, it paces domains together with every other
+    Fetcher made there (concurrent runs of a batch); otherwise on its own.
     """
 
     def __init__(
@@ -82,7 +82,6 @@ class Fetcher:
         resolver: Resolver | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         user_agent: str | None = None,
-        own_pacing: bool = False,
     ) -> None:
         self.settings = settings
         self.user_agent = user_agent or default_user_agent()
@@ -113,7 +112,7 @@ class Fetcher:
             },
         )
         self.pacer = Pacer(
-            settings.min_domain_interval, settings.max_concurrency, shared=not own_pacing
+            settings.min_domain_interval, settings.max_concurrency, shared=pacing_is_shared()
         )
         self._exchanger = Exchanger(self._client, self.pacer, settings)
         self.robots = RobotsPolicy(

@@ -8,10 +8,11 @@ domain always gets the full interval of quiet, even after a slow response, and t
 visible as such on the server's side. Only after that wait does a request take a slot of the
 global semaphore, so waiting out one domain's interval never blocks other domains.
 
-A shared Pacer (every Fetcher's) keeps its domain table per event loop, so concurrent runs
-of one process (``assay batch``) pace together. Processes pace together through a
-``DomainGate`` installed with ``use_domain_gate`` (``assay worker`` installs the Redis one):
-it is entered after the local wait, inside the domain's local lock.
+Each Fetcher paces on its own unless it is made inside ``shared_pacing()``: then its
+Pacer uses the event loop's domain table, common to every such Fetcher, so concurrent runs
+(``assay batch`` runs its questions in that scope) pace each domain together. Processes pace
+together through a ``DomainGate`` installed with ``use_domain_gate`` (``assay worker``
+installs the Redis one): it is entered after the local wait, inside the domain's lock.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -48,6 +50,23 @@ _gate: list[DomainGate] = []
 _loop_tables: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Host]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+_sharing: ContextVar[bool] = ContextVar("assay_shared_pacing", default=False)
+
+
+@contextmanager
+def shared_pacing() -> Iterator[None]:
+    """Fetchers made in this context (and its asyncio tasks) pace domains together."""
+    token = _sharing.set(True)
+    try:
+        yield
+    finally:
+        _sharing.reset(token)
+
+
+def pacing_is_shared() -> bool:
+    return _sharing.get()
 
 
 def use_domain_gate(gate: DomainGate | None) -> None:
