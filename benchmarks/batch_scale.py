@@ -6,7 +6,8 @@ then for each worker count: a fresh run store, N `research` questions enqueued w
 last row is written. Where the time goes, summed over the runs: the protocol phases (from
 each run's phase events), and the floor the 1 s/domain pacing sets (the busiest lab site's
 page requests, one per second), and the CPU time the workers used (on a machine with few
-cores, the ceiling). Needs the queue extra and redis-server.
+cores, the ceiling) against the CPU time of this process, where the lab serves pages and
+answers searches. Needs the queue extra and redis-server.
 
     nice python benchmarks/batch_scale.py --questions 20
     python benchmarks/batch_scale.py --questions 100 --workers 1 2 4
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import socket
 import subprocess
@@ -63,6 +65,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def process_cpu() -> float:
+    """CPU time of this process: the lab's servers and search run in it."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def one_round(lab: Lab, url: str, questions: Path, workers: int) -> dict[str, Any]:
     home = Path(tempfile.mkdtemp(prefix=f"assay-scale-{workers}-"))
     out = home / "results.jsonl"
@@ -78,6 +86,7 @@ def one_round(lab: Lab, url: str, questions: Path, workers: int) -> dict[str, An
         for _ in range(workers)
     ]
     lab.reset()
+    lab_cpu = process_cpu()
     started = time.monotonic()
     subprocess.run(
         [sys.executable, "-m", "assay.cli", "batch", str(questions), "--broker", url, "--out",
@@ -86,6 +95,7 @@ def one_round(lab: Lab, url: str, questions: Path, workers: int) -> dict[str, An
         env=env, check=True, capture_output=True,
     )  # fmt: skip
     wall = time.monotonic() - started
+    lab_cpu = process_cpu() - lab_cpu
     cpu = sum(cpu_seconds(proc.pid) for proc in procs)
     for proc in procs:
         proc.terminate()
@@ -101,7 +111,7 @@ def one_round(lab: Lab, url: str, questions: Path, workers: int) -> dict[str, An
         "workers": workers, "wall": wall, "done": sum(r["status"] == "done" for r in rows),
         "per_minute": 60 * len(rows) / wall, "run_seconds": sum(r["wall_seconds"] for r in rows),
         "phases": dict(phases), "page_requests": sum(pages.values()),
-        "pacing_floor": max(pages.values(), default=0), "cpu": cpu,
+        "pacing_floor": max(pages.values(), default=0), "cpu": cpu, "lab_cpu": lab_cpu,
     }  # fmt: skip
 
 
@@ -136,7 +146,7 @@ def main() -> None:
                       f"questions/min  done {r['done']}/{args.questions}  run time summed "
                       f"{r['run_seconds']:.0f}s  page requests {r['page_requests']} "
                       f"(pacing floor {r['pacing_floor']}s on the busiest site)  worker CPU "
-                      f"{r['cpu']:.0f}s")  # fmt: skip
+                      f"{r['cpu']:.0f}s  lab CPU {r['lab_cpu']:.0f}s")  # fmt: skip
                 print(f"   phases summed over runs: {phases}")
     finally:
         redis.terminate()
