@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,8 +27,8 @@ loopback servers the tests run, so the one-second rule (proved by the fetch test
 keep it) would only make every research run wait."""
 
 
-def _quick_pacer(interval: float, max_concurrency: int) -> Pacer:
-    return Pacer(min(interval, TEST_PACING), max_concurrency)
+def _quick_pacer(interval: float, max_concurrency: int, **options: Any) -> Pacer:
+    return Pacer(min(interval, TEST_PACING), max_concurrency, **options)
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ import pytest
 
 from assay.config import FetchSettings
 from assay.gather.fetch import Fetcher
-from assay.gather.fetch.pacing import Pacer
+from assay.gather.fetch.pacing import Pacer, shared_pacing
 from assay.lab import Lab, serve_lab
 
 pytestmark = pytest.mark.paced  # what these tests prove includes the real pacing
@@ -107,3 +107,31 @@ async def test_crawl_delay_only_ever_lengthens_the_interval() -> None:
     assert pacer.interval_for("slow.example") == 3.0
     assert pacer.interval_for("fast.example") == 1.0
     assert pacer.interval_for("other.example") == 1.0
+
+
+def test_two_fetchers_of_one_process_pace_a_domain_together(five_sites: Lab) -> None:
+    """Concurrent runs (a batch) each have a Fetcher; the domain still gets its second of quiet.
+
+    Outside ``shared_pacing`` each Fetcher paces alone, and the same two fetches overlap."""
+    site = five_sites.sites[0]
+    urls = [f"{site}/pages/{page.slug}" for page in five_sites.site_pages[0][2:4]]
+
+    async def fetch_one(url: str) -> int:
+        async with Fetcher(FetchSettings(), allow_hosts=["127.0.0.0/8"]) as fetcher:
+            return (await fetcher.fetch(url)).status
+
+    async def both(shared: bool) -> list[int]:
+        if not shared:
+            return list(await asyncio.gather(*(fetch_one(u) for u in urls)))
+        with shared_pacing():
+            return list(await asyncio.gather(*(fetch_one(u) for u in urls)))
+
+    def gaps(shared: bool) -> list[float]:
+        started = time.monotonic()
+        assert asyncio.run(both(shared)) == [200, 200]
+        times = [at for hit, _, at in five_sites.hits() if hit == site and at >= started]
+        assert len(times) == 4  # robots.txt (once per fetcher) and two pages
+        return [b - a for a, b in itertools.pairwise(times)]
+
+    assert min(gaps(shared=True)) >= 1.0
+    assert min(gaps(shared=False)) < 1.0

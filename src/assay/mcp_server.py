@@ -23,7 +23,7 @@ from assay.config import Settings
 from assay.errors import AssayError, BudgetExhausted
 from assay.protocols.deep.plan import MAX_DIRECTIONS
 from assay.protocols.launch import StartRun, call_protocol
-from assay.protocols.runner import run_observer
+from assay.protocols.runner import observing_runs
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
@@ -133,19 +133,18 @@ class AssayTools:
     async def run(self, request: StartRun, context: Context[Any, Any]) -> RunOutcome:
         progress = Progress(context)
         started: list[Run] = []
-        token = run_observer.set(started.append)
-        try:
-            result = await call_protocol(request, request.settings(self.settings), progress)
-            answer = _answer(result)
-        except BudgetExhausted:
-            answer = ""  # the partial report is written; the outcome says why
-        except AssayError as exc:
-            if not started:
-                raise ToolError(str(exc)) from None
-            answer = ""
-        finally:
-            run_observer.reset(token)
-            await progress.flush()
+        with observing_runs(started.append):
+            try:
+                result = await call_protocol(request, request.settings(self.settings), progress)
+                answer = _answer(result)
+            except BudgetExhausted:
+                answer = ""  # the partial report is written; the outcome says why
+            except AssayError as exc:
+                if not started:
+                    raise ToolError(str(exc)) from None
+                answer = ""
+            finally:
+                await progress.flush()
         return outcome(self.store.open(started[-1].id), answer)  # ask's hand-over is last
 
     def verify(self, run_id: str) -> VerifyOutcome:

@@ -126,6 +126,15 @@ app.add_typer(config_cmd.config_app, name="config")
 app.add_typer(index_app, name="index")
 app.add_typer(lab_app, name="lab")
 
+# --- batch, eval and queue workers (issue 16): each module imports its heavy dependencies
+# (dramatiq, redis, matplotlib) only inside its command functions.
+from assay.cli import batch_cmd, eval_cmd, worker_cmd  # noqa: E402
+
+app.command("batch")(batch_cmd.batch)
+app.command("eval")(eval_cmd.eval_command)
+app.command("worker")(worker_cmd.worker)
+# --- end of issue 16 commands
+
 
 def main() -> None:
     """Console-script entry point."""

@@ -22,7 +22,10 @@ built is closed. ``HandOver`` is the one exception that leaves the ending to the
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import os
+import socket
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -48,15 +51,32 @@ T = TypeVar("T")
 
 _interrupted: list[str] = []
 
-RunObserver = Callable[[Run], None]
-run_observer: ContextVar[RunObserver | None] = ContextVar("run_observer", default=None)
-"""Told of every run started or resumed in this context, right after its ``run.started``
-(a server learns the id of the run it launched, and can follow its events)."""
-
 
 def interrupted_run_ids() -> list[str]:
     """Runs this process ended as interrupted (the CLI names them after Ctrl-C)."""
     return list(_interrupted)
+
+
+RunObserver = Callable[[Run], None]
+_observers: ContextVar[tuple[RunObserver, ...]] = ContextVar("run_observers", default=())
+
+
+@contextmanager
+def observing_runs(observer: RunObserver) -> Iterator[None]:
+    """Tell ``observer`` of every run started or resumed in this context, once its context
+    is built and before its ``run.started`` event: a server learns the id of the run it launched, a batch attaches
+    a listener that sees every event. Context variables follow asyncio tasks, so each
+    task observes its own runs, whatever the protocol."""
+    token = _observers.set((*_observers.get(), observer))
+    try:
+        yield
+    finally:
+        _observers.reset(token)
+
+
+def _observe(run: Run) -> None:
+    for observer in _observers.get():
+        observer(run)
 
 
 class HandOver(Exception):
@@ -124,8 +144,8 @@ def start_run(
     except Exception as exc:  # e.g. an unknown model provider: the run still ends
         _fail(run, exc)
         raise
-    run.events.emit(RunStarted(run_id=run.id, topic=topic, protocol=protocol))
     _observe(run)
+    run.events.emit(RunStarted(run_id=run.id, topic=topic, protocol=protocol))
     return context
 
 
@@ -136,24 +156,19 @@ def reopen_run(settings: Settings, run_id: str, *, model: Model | None = None) -
     run.info.status = "running"
     run.info.reason = None
     run.info.finished_at = None
+    run.info.pid, run.info.host = os.getpid(), socket.gethostname()  # whoever goes on with it
     run.save_info()
     try:
         context = RunContext(run, settings, keys, Budget.from_settings(settings), model=model)
     except Exception as exc:
         _fail(run, exc)
         raise
+    _observe(run)
     info = run.info
     run.events.emit(
         RunStarted(run_id=run.id, topic=info.topic, protocol=info.protocol, resumed=True)
     )
-    _observe(run)
     return context
-
-
-def _observe(run: Run) -> None:
-    observer = run_observer.get()
-    if observer is not None:
-        observer(run)
 
 
 def write_partial_report(context: RunContext, reason: str) -> None:

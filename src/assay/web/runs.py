@@ -1,6 +1,6 @@
 """Runs the server starts: each one an asyncio task in the server's event loop.
 
-``start`` answers as soon as the run exists (``runner.run_observer`` names it) while the
+``start`` answers as soon as the run exists (``runner.observing_runs`` names it) while the
 protocol goes on in the background; at most ``max_runs`` run at once (one more is refused
 rather than queued, so every id handed out is a run that is really working). ``cancel``
 cancels the task, which the runner records as an interrupted run that ``resume`` can
@@ -23,7 +23,7 @@ from assay.protocols.launch import (
     call_protocol,
     resume_protocol,
 )
-from assay.protocols.runner import run_observer
+from assay.protocols.runner import observing_runs
 from assay.store.runs import Run, RunStore
 
 START_TIMEOUT_S = 30.0
@@ -81,7 +81,7 @@ class RunManager:
         await asyncio.gather(*working, return_exceptions=True)
 
     async def _launch(self, call: Coroutine[Any, Any, object]) -> str:
-        """Start ``call`` as a task; its id once its run exists (``runner.run_observer``)."""
+        """Start ``call`` as a task; its id once its run exists (``runner.observing_runs``)."""
         self.tasks = {run_id: t for run_id, t in self.tasks.items() if not t.done()}
         if len(set(self.tasks.values())) >= self.max_runs:  # ask's hand-over shares a task
             call.close()
@@ -94,11 +94,8 @@ class RunManager:
             if not started.done():
                 started.set_result(run.id)
 
-        token = run_observer.set(observe)
-        try:
+        with observing_runs(observe):
             task: asyncio.Task[object] = asyncio.create_task(call)  # copies the context
-        finally:
-            run_observer.reset(token)
         holder.append(task)
         task.add_done_callback(_consume_exception)
         waited: set[asyncio.Future[Any]] = {started, task}

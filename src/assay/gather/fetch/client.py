@@ -51,7 +51,7 @@ from assay.gather.fetch.guard import (
     system_resolver,
 )
 from assay.gather.fetch.limits import ACCEPT_ENCODING, PDF_TYPE
-from assay.gather.fetch.pacing import Pacer
+from assay.gather.fetch.pacing import Pacer, pacing_is_shared
 from assay.gather.fetch.page import FetchedPage
 from assay.gather.fetch.robots import RobotsAnswer, RobotsPolicy
 
@@ -69,6 +69,8 @@ class Fetcher:
     are not public (``127.0.0.0/8``, ``localhost``, ``lab.test``). ``resolver`` replaces the
     system resolver (tests map ``news.example`` to a lab address). A ``transport`` replaces
     the guarded one entirely, and with it the address guard: it is for tests only.
+    Made inside ``pacing.shared_pacing()``, it paces domains together with every other
+    Fetcher made there (concurrent runs of a batch); otherwise on its own.
     """
 
     def __init__(
@@ -109,7 +111,9 @@ class Fetcher:
                 "Accept-Encoding": ACCEPT_ENCODING,
             },
         )
-        self.pacer = Pacer(settings.min_domain_interval, settings.max_concurrency)
+        self.pacer = Pacer(
+            settings.min_domain_interval, settings.max_concurrency, shared=pacing_is_shared()
+        )
         self._exchanger = Exchanger(self._client, self.pacer, settings)
         self.robots = RobotsPolicy(
             self._fetch_robots,

@@ -1,21 +1,32 @@
 """Per-domain pacing and the global concurrency cap.
 
-Why this shape: politeness is per host, throughput is across hosts. Each host has a FIFO
-lock held for the whole exchange (so one host sees at most one request of ours at a time,
-in arrival order) and the monotonic time its last exchange *ended*; a request to that host
-sleeps until ``last end + interval``. Counting from the end means the host always gets the
-full interval of quiet, even after a slow response, and the gap is visible as such on the
-server's side. Only after that wait does a request take a slot of the global semaphore, so
-waiting out one host's interval never blocks other hosts.
+Why this shape: politeness is per domain, throughput is across domains. Each registrable
+domain has a FIFO lock held for the whole exchange (so one domain sees at most one request
+of ours at a time, in arrival order) and the monotonic time its last exchange *ended*; a
+request to that domain sleeps until ``last end + interval``. Counting from the end means the
+domain always gets the full interval of quiet, even after a slow response, and the gap is
+visible as such on the server's side. Only after that wait does a request take a slot of the
+global semaphore, so waiting out one domain's interval never blocks other domains.
+
+Each Fetcher paces on its own unless it is made inside ``shared_pacing()``: then its
+Pacer uses the event loop's domain table, common to every such Fetcher, so concurrent runs
+(``assay batch`` runs its questions in that scope) pace each domain together. Processes pace
+together through a ``DomainGate`` installed with ``use_domain_gate`` (``assay worker``
+installs the Redis one): it is entered after the local wait, inside the domain's lock.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+import weakref
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Protocol
+
+from assay.gather.urls import registrable_domain
 
 
 @dataclass
@@ -25,8 +36,49 @@ class _Host:
     delay: float = 0.0  # the host's robots.txt Crawl-delay, if any
 
 
+class DomainGate(Protocol):
+    """Pacing shared with other processes: hold ``domain`` for one exchange.
+
+    Entering waits until the domain has had ``interval`` seconds of quiet since any holder
+    (in any process) left; it yields the seconds spent waiting.
+    """
+
+    def hold(self, domain: str, interval: float) -> AbstractAsyncContextManager[float]: ...
+
+
+_gate: list[DomainGate] = []
+_loop_tables: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, _Host]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+_sharing: ContextVar[bool] = ContextVar("assay_shared_pacing", default=False)
+
+
+@contextmanager
+def shared_pacing() -> Iterator[None]:
+    """Fetchers made in this context (and its asyncio tasks) pace domains together."""
+    token = _sharing.set(True)
+    try:
+        yield
+    finally:
+        _sharing.reset(token)
+
+
+def pacing_is_shared() -> bool:
+    return _sharing.get()
+
+
+def use_domain_gate(gate: DomainGate | None) -> None:
+    """Pace every later request of this process through ``gate`` too (None: this process only)."""
+    _gate[:] = [gate] if gate is not None else []
+
+
 class Pacer:
-    """Hands out request slots: ≥ interval of quiet per host, ≤ max_concurrency at once."""
+    """Hands out request slots: ≥ interval of quiet per domain, ≤ max_concurrency at once.
+
+    ``shared``: the domain table is the event loop's, common to every shared Pacer in it.
+    """
 
     def __init__(
         self,
@@ -34,14 +86,22 @@ class Pacer:
         max_concurrency: int,
         *,
         clock: Callable[[], float] = time.monotonic,
+        shared: bool = False,
     ) -> None:
         self.interval = interval
         self._clock = clock
-        self._hosts: dict[str, _Host] = {}
+        self._own: dict[str, _Host] = {}
+        self._shared = shared
         self._slots = asyncio.Semaphore(max_concurrency)
 
+    def _table(self) -> dict[str, _Host]:
+        if not self._shared:
+            return self._own
+        loop = asyncio.get_running_loop()
+        return _loop_tables.setdefault(loop, {})
+
     def _host(self, host: str) -> _Host:
-        return self._hosts.setdefault(host.lower(), _Host())
+        return self._table().setdefault(registrable_domain(host), _Host())
 
     def set_crawl_delay(self, host: str, seconds: float) -> None:
         """Honour a robots.txt Crawl-delay: the host's interval becomes the larger of the two."""
@@ -65,8 +125,18 @@ class Pacer:
                 wait = state.last_end + self.interval_for(host) - self._clock()
                 if wait > 0:
                     await asyncio.sleep(wait)
-            async with self._slots:
+            async with self._shared_gate(host), self._slots:
                 try:
                     yield self._clock() - asked
                 finally:
                     state.last_end = self._clock()
+
+    def _shared_gate(self, host: str) -> AbstractAsyncContextManager[object]:
+        if not _gate:
+            return _no_gate()
+        return _gate[0].hold(registrable_domain(host), self.interval_for(host))
+
+
+@asynccontextmanager
+async def _no_gate() -> AsyncIterator[float]:
+    yield 0.0

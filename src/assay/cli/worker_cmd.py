@@ -1,0 +1,38 @@
+"""``assay worker``: process the questions ``assay batch --broker`` enqueued."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from assay.cli.output import err_console, plain
+from assay.errors import BadInputError
+
+
+def worker(
+    broker: Annotated[str, typer.Option("--broker", help="redis://HOST:PORT/DB")],
+    threads: Annotated[
+        int, typer.Option("--threads", min=1, max=32, help="Questions run at once.")
+    ] = 2,
+    heartbeat_timeout: Annotated[
+        float,
+        typer.Option(
+            "--heartbeat-timeout",
+            min=1.0,
+            help="Seconds of silence before a worker counts as dead.",
+        ),
+    ] = 15.0,
+) -> None:
+    """Run queued batch questions until SIGTERM or Ctrl-C; a job is acknowledged when its
+    run has ended. Every worker must see the same run store (ASSAY_HOME of the batch)."""
+    try:
+        from assay.queue.worker import serve
+    except ImportError as exc:
+        extra = "pip install 'assay[queue]'"
+        raise BadInputError(f"assay worker needs the queue extra: {extra} ({exc})") from None
+
+    def announce(line: str) -> None:
+        err_console.print(plain(line), markup=False, soft_wrap=True)
+
+    serve(broker, threads=threads, heartbeat_timeout=heartbeat_timeout, announce=announce)

@@ -1,0 +1,134 @@
+"""Evaluation datasets: questions with gold answers, or claims with gold labels.
+
+A dataset is a JSON array or a JSONL file of objects. Fields are recognised by their usual
+spellings, whatever the dataset:
+
+    id        id | _id | claim_id                    (else the item's position)
+    question  question          — or claim: claim (a claim dataset)
+    gold      answer | answers (a list); aliases | answer_aliases add accepted answers
+    label     label | claim_label: SUPPORTS, REFUTES, NOT_ENOUGH_INFO or DISPUTED
+    type      type (a breakdown key: bridge, comparison, ...)
+    gold passages  supporting_facts: [[title, sentence index], ...] (scored as recall)
+    inline corpus  context: [[title, [sentences]], ...] or evidences: [{article, evidence}]
+
+An inline corpus (the union over the selected items) is what the lab serves when no
+``--corpus`` is given.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from assay.errors import BadInputError
+from assay.gather.documents import Document, make_doc_id
+
+LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO", "DISPUTED")
+Kind = Literal["questions", "claims"]
+
+
+@dataclass(frozen=True)
+class EvalItem:
+    """One question (or claim) and what counts as right."""
+
+    id: str
+    text: str
+    answers: tuple[str, ...] = ()
+    label: str | None = None
+    type: str = "all"
+    gold_titles: frozenset[str] = frozenset()
+    passages: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (title, sentence)
+
+
+@dataclass(frozen=True)
+class Dataset:
+    kind: Kind
+    items: list[EvalItem]
+
+    def corpus(self) -> list[Document]:
+        """The items' inline passages, one document per title (empty: none carried)."""
+        by_title: dict[str, list[str]] = defaultdict(list)
+        for item in self.items:
+            for title, sentence in item.passages:
+                if sentence not in by_title[title]:
+                    by_title[title].append(sentence)
+        return [
+            Document(doc_id=make_doc_id(title), title=title, text="\n\n".join(sentences))
+            for title, sentences in sorted(by_title.items())
+        ]
+
+
+def load_dataset(path: Path, *, limit: int | None = None, offset: int = 0) -> Dataset:
+    """The items ``offset`` .. ``offset + limit`` of ``path``."""
+    raw = _records(path)[offset : None if limit is None else offset + limit]
+    if not raw:
+        raise BadInputError(f"{path}: no items (after --offset {offset})")
+    kind: Kind = "claims" if "claim" in raw[0] and "question" not in raw[0] else "questions"
+    items = [_item(record, offset + n, kind, path) for n, record in enumerate(raw)]
+    return Dataset(kind, items)
+
+
+def _records(path: Path) -> list[dict[str, Any]]:
+    if not path.is_file():
+        raise BadInputError(f"no such dataset: {path}")
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        data = json.loads(text)
+        lines = list(enumerate(data, start=1))
+    else:
+        lines = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    lines.append((number, json.loads(line)))
+                except json.JSONDecodeError as exc:
+                    raise BadInputError(f"{path}:{number}: not JSON ({exc.msg})") from None
+    for number, record in lines:
+        if not isinstance(record, dict):
+            raise BadInputError(f"{path}: item {number} is not a JSON object")
+    return [record for _, record in lines]
+
+
+def _item(record: dict[str, Any], position: int, kind: Kind, path: Path) -> EvalItem:
+    ident = str(record.get("id", record.get("_id", record.get("claim_id", position))))
+    text = record.get("claim" if kind == "claims" else "question")
+    if not isinstance(text, str) or not text.strip():
+        raise BadInputError(f"{path}: item {position + 1} has no {kind[:-1]} text")
+    label = record.get("label", record.get("claim_label"))
+    if kind == "claims" and label not in LABELS:
+        raise BadInputError(f"{path}: item {position + 1}: label must be one of {LABELS}")
+    return EvalItem(
+        id=ident,
+        text=text.strip(),
+        answers=_answers(record),
+        label=str(label) if label is not None else None,
+        type=str(record.get("type") or "all"),
+        gold_titles=frozenset(str(f[0]) for f in record.get("supporting_facts") or [] if f),
+        passages=_passages(record),
+    )
+
+
+def _answers(record: dict[str, Any]) -> tuple[str, ...]:
+    given = record.get("answers", record.get("answer"))
+    answers = [given] if isinstance(given, str) else list(given or [])
+    answers += list(record.get("aliases") or record.get("answer_aliases") or [])
+    return tuple(str(a) for a in answers if str(a).strip())
+
+
+def _passages(record: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for entry in record.get("context") or []:
+        if isinstance(entry, list | tuple) and len(entry) == 2:
+            title, sentences = entry
+            text = "".join(sentences) if isinstance(sentences, list) else str(sentences)
+            out.append((str(title), text.strip()))
+    for evidence in record.get("evidences") or []:
+        if isinstance(evidence, dict):
+            title = evidence.get("article", evidence.get("title"))
+            sentence = evidence.get("evidence", evidence.get("text"))
+            if title and sentence:
+                out.append((str(title), str(sentence).strip()))
+    return tuple(out)
