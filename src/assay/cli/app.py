@@ -31,8 +31,10 @@ import typer
 
 from assay.__about__ import __version__
 from assay.cli import (
+    batch_cmd,
     config_cmd,
     deep_cmd,
+    eval_cmd,
     export_cmd,
     keys_cmd,
     mcp_cmd,
@@ -43,6 +45,7 @@ from assay.cli import (
     tui_cmd,
     verify_cmd,
     web_research_cmd,
+    worker_cmd,
 )
 from assay.cli.help import AssayGroup
 from assay.cli.index import index_app
@@ -121,19 +124,13 @@ app.command("tui")(tui_cmd.tui)
 app.command("export")(export_cmd.export)
 app.command("serve")(serve_cmd.serve)
 app.command("mcp")(mcp_cmd.mcp)
+app.command("batch")(batch_cmd.batch)
+app.command("eval")(eval_cmd.eval_command)
+app.command("worker")(worker_cmd.worker)
 app.add_typer(keys_cmd.keys_app, name="keys")
 app.add_typer(config_cmd.config_app, name="config")
 app.add_typer(index_app, name="index")
 app.add_typer(lab_app, name="lab")
-
-# --- batch, eval and queue workers (issue 16): each module imports its heavy dependencies
-# (dramatiq, redis, matplotlib) only inside its command functions.
-from assay.cli import batch_cmd, eval_cmd, worker_cmd  # noqa: E402
-
-app.command("batch")(batch_cmd.batch)
-app.command("eval")(eval_cmd.eval_command)
-app.command("worker")(worker_cmd.worker)
-# --- end of issue 16 commands
 
 
 def main() -> None:

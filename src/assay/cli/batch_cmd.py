@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -95,6 +94,8 @@ def _in_process(
     todo: list[BatchJob], spec: BatchSpec, files: BatchFiles, concurrency: int,
     options: CommonOptions,
 ) -> list[ResultRow]:  # fmt: skip
+    import asyncio
+
     from assay.batch import run_batch
     from assay.cli.batch_display import batch_display
 

@@ -64,9 +64,9 @@ _observers: ContextVar[tuple[RunObserver, ...]] = ContextVar("run_observers", de
 @contextmanager
 def observing_runs(observer: RunObserver) -> Iterator[None]:
     """Tell ``observer`` of every run started or resumed in this context, once its context
-    is built and before its ``run.started`` event: a server learns the id of the run it launched, a batch attaches
-    a listener that sees every event. Context variables follow asyncio tasks, so each
-    task observes its own runs, whatever the protocol."""
+    is built and before its ``run.started`` event: a server learns the id of the run it
+    launched, a batch attaches a listener that sees every event. Context variables follow
+    asyncio tasks, so each task observes its own runs, whatever the protocol."""
     token = _observers.set((*_observers.get(), observer))
     try:
         yield
