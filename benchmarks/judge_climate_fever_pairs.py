@@ -179,7 +179,7 @@ def main() -> None:
     started = time.perf_counter()
     if args.model:
         verdicts, meter = asyncio.run(model_judge_all(args.model, args.base_url, pairs))
-        totals = meter.totals()
+        totals = meter.totals
         tokens = totals.input_tokens + totals.output_tokens
         print(f"judge {args.model}: {tokens} tokens, {tokens / len(pairs):.0f} per pair")
     else:
