@@ -64,3 +64,14 @@ def test_a_reply_citing_no_offered_claim_is_retried() -> None:
     summary = asyncio.run(written_summary(ModelStep(model), "Who publishes it?", CLAIMS))
     assert summary is not None and len(summary.lines) == 1
     assert "claims must be numbers from 1 to 2" in model.requests[1].messages[-1].content
+
+
+def test_a_paragraph_given_as_one_sentence_is_checked_sentence_by_sentence() -> None:
+    paragraph = (
+        "The journal was established in 1991 by the Example Society. "
+        "It was established in 1987 by a rival society."
+    )
+    model = ScriptedModel([{"sentences": [{"text": paragraph, "claims": [1]}]}])
+    summary = asyncio.run(written_summary(ModelStep(model), "When was it established?", CLAIMS))
+    assert summary is not None and summary.dropped == 1
+    assert len(summary.lines) == 1 and "1987" not in summary.lines[0]

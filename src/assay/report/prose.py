@@ -21,6 +21,7 @@ from assay.claims.grounding import Grounding, grounded
 from assay.models import InvalidOutput, Model, ModelTimeout
 from assay.models.step import ModelStep
 from assay.models.usage import UsageMeter
+from assay.text import split_sentences
 
 MAX_SENTENCES = 6
 
@@ -111,12 +112,20 @@ def prose_request(
     return ProseRequest(system, prompt, _reply_type(len(statements)))
 
 
+def sentences_of(text: str) -> list[str]:
+    """The sentences of one written "sentence": a small model packs a paragraph into one
+    (the local 1.5B did, with a false clause inside), and each must be checked, kept or
+    dropped on its own."""
+    return [part.text for part in split_sentences(text)] or [text]
+
+
 def prose_from(reply: DraftProse, statements: Sequence[Statement], method: str) -> Prose:
     """The model's sentences, each kept only when its cited quotes support it."""
     prose = Prose(method=method)
     for draft in reply.sentences[:MAX_SENTENCES]:
-        sentence = check(draft.text, draft.statements, statements)
-        (prose.sentences if sentence.grounding.supported else prose.dropped).append(sentence)
+        for part in sentences_of(draft.text):
+            sentence = check(part, draft.statements, statements)
+            (prose.sentences if sentence.grounding.supported else prose.dropped).append(sentence)
     return prose
 
 

@@ -19,6 +19,7 @@ from assay.claims.grounding import grounded
 from assay.models import InvalidOutput, ModelTimeout
 from assay.models.step import ModelStep
 from assay.report.markers import claim_marker, neutralize
+from assay.report.prose import sentences_of
 from assay.store.claims import ClaimRecord
 
 SYSTEM = """You write a short summary that answers the QUESTION from the numbered CLAIMS.
@@ -76,10 +77,13 @@ async def written_summary(
     except (InvalidOutput, ModelTimeout):
         return None
     lines: list[str] = []
+    written = 0
     for sentence in prose.sentences:
         cited = [shown[n - 1] for n in dict.fromkeys(sentence.claims)]
         quotes = [e.quote for c in cited for e in c.evidence if e.stance == "supports"]
-        if grounded(sentence.text, quotes).supported:
-            markers = " ".join(claim_marker(c.id, c.status) for c in cited)
-            lines.append(f"{neutralize(sentence.text.strip())} {markers}")
-    return Summary(tuple(lines), len(prose.sentences) - len(lines))
+        for part in sentences_of(sentence.text):
+            written += 1
+            if grounded(part, quotes).supported:
+                markers = " ".join(claim_marker(c.id, c.status) for c in cited)
+                lines.append(f"{neutralize(part.strip())} {markers}")
+    return Summary(tuple(lines), written - len(lines))
