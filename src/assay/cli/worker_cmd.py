@@ -24,8 +24,10 @@ def worker(
         ),
     ] = 15.0,
 ) -> None:
-    """Run queued batch questions until SIGTERM or Ctrl-C; a job is acknowledged when its
-    run has ended. Every worker must see the same run store (ASSAY_HOME of the batch)."""
+    """Run the questions a batch queued, until SIGTERM or Ctrl-C.
+
+    A job is acknowledged when its run has ended. Every worker must see the same run store
+    (ASSAY_HOME of the batch)."""
     try:
         from assay.queue.worker import serve
     except ImportError as exc:
