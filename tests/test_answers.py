@@ -197,3 +197,13 @@ def test_a_comparative_yes_no_compares_what_each_side_states() -> None:
     assert answer(older, claims).text == "yes"  # type: ignore[attr-defined]
     newer = "Is the Journal of Example Studies older than the Journal of Lunar Research?"
     assert answer(newer, claims).text == "no"  # type: ignore[attr-defined]
+
+
+def test_a_model_answer_that_repeats_the_question_is_rejected() -> None:
+    claims = [claim(1, "Lilu is a masculine Akkadian word for a spirit, related to Alu, demon.")]
+    model = ScriptedModel(
+        [{"answer": "Lilu", "claims": [1]}, {"answer": "a spirit", "claims": [1]}]
+    )
+    found = answer("If Gallu is a demon Lilu is what?", claims, model=model)
+    assert found.text == "a spirit" and len(model.requests) == 2  # type: ignore[attr-defined]
+    assert "repeats words of the question" in model.requests[1].messages[-1].content

@@ -4,8 +4,9 @@ The model sees the relevant claims numbered, with the shape the answer must have
 returns ``{"answer": …, "claims": [numbers]}``. The reply is rejected — and the model told
 why, within the step's bounded retries — when it cites no claim, cites a number that was
 not offered, or gives an answer its cited claims do not contain (every content word and
-number of the answer must be in them; a yes/no must start with yes or no and rest on
-claims about each thing the question names; a choice must be one of the two options).
+number of the answer must be in them, and not all of them in the question; a yes/no must
+start with yes or no and rest on claims about each thing the question names; a choice
+must be one of the two options).
 """
 
 from __future__ import annotations
@@ -46,11 +47,11 @@ class ModelAnswer(BaseModel):
     claims: list[int] = Field(default_factory=list, max_length=6)
 
 
-def _reply_type(shape: Shape, ranked: Sequence[Ranked]) -> type[ModelAnswer]:
+def _reply_type(question: str, shape: Shape, ranked: Sequence[Ranked]) -> type[ModelAnswer]:
     class CheckedAnswer(ModelAnswer):
         @model_validator(mode="after")
         def _grounded(self) -> CheckedAnswer:
-            problem = _problem(self, shape, ranked)
+            problem = _problem(self, question, shape, ranked)
             if problem:
                 raise ValueError(problem)
             return self
@@ -58,7 +59,7 @@ def _reply_type(shape: Shape, ranked: Sequence[Ranked]) -> type[ModelAnswer]:
     return CheckedAnswer
 
 
-def _problem(reply: ModelAnswer, shape: Shape, ranked: Sequence[Ranked]) -> str:
+def _problem(reply: ModelAnswer, question: str, shape: Shape, ranked: Sequence[Ranked]) -> str:
     answer = reply.answer.strip()
     if not answer:
         return ""
@@ -80,6 +81,10 @@ def _problem(reply: ModelAnswer, shape: Shape, ranked: Sequence[Ranked]) -> str:
         if not any(_contains(answer, option) for option in shape.options):
             return f"answer with one of: {' or '.join(shape.options)}"
         return ""
+    words = set(content_words(answer))
+    if words and not numbers_in(answer) and words <= set(content_words(question)):
+        # "If Gallu is a demon Lilu is what?" → "Lilu": the local model named the subject.
+        return "the answer only repeats words of the question; answer with what the claims say"
     absent = [w for w in content_words(answer) if w not in set(content_words(cited))]
     absent += sorted(numbers_in(answer) - numbers_in(cited))
     if absent:
@@ -106,7 +111,7 @@ async def model_answer(
         hint = f"The answer is one of: {' or '.join(shape.options)}."
     prompt = f"CLAIMS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}\n{hint}"
     try:
-        reply = await step.ask(SYSTEM, prompt, _reply_type(shape, ranked), "Answer")
+        reply = await step.ask(SYSTEM, prompt, _reply_type(question, shape, ranked), "Answer")
     except (InvalidOutput, ModelTimeout):
         return None
     if not reply.answer.strip():
