@@ -315,3 +315,17 @@ def test_the_model_fills_the_writing_slots_and_code_runs_the_loop() -> None:
     assert model_slot(state) is None  # what to read, and when to stop, is code's
     ask = AgentState(topic=TOPIC, mode="ask", today=date(2026, 11, 30), target_sources=2)
     assert model_slot(ask) == (WebSearch, RequestFullResearch)
+
+
+def test_the_models_searches_keep_the_question_and_three_distinct_queries() -> None:
+    from datetime import date
+
+    from assay.gather.search.web_search import normalise_queries
+    from assay.protocols.research.policy import AgentState, searchable
+
+    state = AgentState(topic=TOPIC, mode="web", today=date(2026, 11, 30), target_sources=5)
+    repeated = searchable(state, [TOPIC.upper(), "lighthouse", "Lighthouse"])
+    assert repeated[0] == TOPIC and len(repeated) >= 3
+    assert normalise_queries(repeated) == repeated  # what webSearch accepts, unchanged
+    kept = searchable(state, ["Halvorsen height", "Halvorsen tower", "Skarvik cape"])
+    assert kept == [TOPIC, "Halvorsen height", "Halvorsen tower", "Skarvik cape"]

@@ -14,6 +14,7 @@ from pydantic import BaseModel, create_model
 
 from assay.budget import Budget
 from assay.engines.extractive.planner import expand_queries, research_questions
+from assay.gather.search.web_search import MAX_QUERIES, MIN_QUERIES, condense_query
 from assay.models import Model, typed_call
 from assay.models.usage import UsageMeter
 from assay.protocols.research.actions import (
@@ -200,13 +201,25 @@ class ModelPolicy:
             temperature=0.0,
         )
         action: Action = getattr(result.output, "action")  # noqa: B009 - a created model
-        if isinstance(action, WebSearch) and state.topic.casefold() not in {
-            q.casefold() for q in action.queries
-        }:
-            # The question itself is always searched: a small model's rewrites alone
-            # ("Lilu vs Gallu", "Lilu vs Wangliang") missed the page that answers it.
-            action = WebSearch(queries=[state.topic, *action.queries][:10])
+        if isinstance(action, WebSearch):
+            action = WebSearch(queries=searchable(state, action.queries))
         return action
+
+
+def searchable(state: AgentState, queries: list[str]) -> list[str]:
+    """The model's queries with the question itself first, repeats dropped, topped up from
+    the extractive planner when fewer than three distinct remain.
+
+    A small model's rewrites alone ("Lilu vs Gallu", "Lilu vs Wangliang") missed the page
+    that answers the question; and a schema-valid list can still repeat itself (the local
+    model's ["X", "x", "Y"] ended a run: webSearch needs three distinct queries)."""
+    kept: dict[str, str] = {}
+    extra = expand_queries(state.topic, year=state.today.year)
+    for query in [state.topic, *queries, *extra]:
+        text = condense_query(query)
+        if text and text.casefold() not in kept and (len(kept) < MIN_QUERIES or query in queries):
+            kept[text.casefold()] = text
+    return list(kept.values())[:MAX_QUERIES]
 
 
 _CODE = ExtractivePolicy()
