@@ -142,8 +142,11 @@ class Synthesis:
 
 
 def relevant_claims(run: Run, all_findings: Sequence[Findings]) -> list[tuple[str, ClaimRecord]]:
-    """(sub-question, claim) for every relevant fact, each claim once (its first direction)."""
-    ledger = {c.id: c for c in run.claim_ledger.claims()}
+    """(sub-question, claim) for every relevant fact, each claim once (its first direction).
+
+    A claim left with no quote at all is no [FACT]: its own page, judged, did not state it
+    (the local model's "Gallu demon facts" was its search query, not a sentence)."""
+    ledger = {c.id: c for c in run.claim_ledger.claims() if c.evidence}
     seen: set[str] = set()
     out = []
     for findings in all_findings:
