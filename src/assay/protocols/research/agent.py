@@ -183,45 +183,25 @@ class ResearchHarness:
         self._tick("extract claims")
 
     async def _decide(self) -> Action:
-        """The policy's action, unless it is invalid or repeats work already done: then the
-        extractive policy decides this turn (a broken or looping model never stalls a run),
-        and after ``MAX_POLICY_FAILURES`` in a row it decides the rest of the run."""
+        """The policy's action, unless the model gave none valid: then the extractive policy
+        decides this turn (a broken model never stalls a run), and after
+        ``MAX_POLICY_FAILURES`` in a row it decides the rest of the run. The model is asked
+        only to fill slots that make progress (``policy.model_slot``), so it cannot repeat
+        work already done."""
         if self._failures < MAX_POLICY_FAILURES:
             try:
                 action = await self.policy.next_action(self.state)
             except (InvalidOutput, ModelTimeout) as exc:
                 problem = f"gave no valid action ({exc.message.splitlines()[0][:160]})"
             else:
-                repeat = self._repeats(action)
-                if repeat is None:
-                    self._failures = 0
-                    return action
-                problem = f"repeated work: {repeat}"
-                self.state.notes.append(f"{repeat}: choose something not done yet")
+                self._failures = 0
+                return action
             self._failures += 1
             self._warn(
                 f"{self.policy.name} {problem}; the extractive policy decides this turn",
                 "policy_fallback",
             )
         return await self._fallback.next_action(self.state)
-
-    def _repeats(self, action: Action) -> str | None:
-        state = self.state
-        if isinstance(action, ReadSkill) and action.name in state.skills_read:
-            return f"skill {action.name} is read already"
-        if isinstance(action, WritePlan) and state.plan_written:
-            return "the plan is written already"
-        if isinstance(action, WebSearch) and state.searches >= POLICY_SEARCHES:
-            return f"{POLICY_SEARCHES} searches are done already"
-        if isinstance(action, ReadUrl) and action.url in state.read:
-            return f"{action.url} is read already"
-        if isinstance(action, ReadFile) and action.path in state.read:
-            return f"{action.path} is read already"
-        if isinstance(action, ListWorkspaceDir) and action.path in state.listed:
-            return f"{action.path} is listed already"
-        if isinstance(action, GrepWorkspace) and action.pattern in state.grepped:
-            return f"{action.pattern!r} is searched already"
-        return None
 
     async def _act(self, action: Action) -> None:
         if isinstance(action, ReadSkill):
