@@ -63,6 +63,42 @@ def test_a_when_question_answers_with_the_year_from_the_relevant_claim() -> None
     assert found.claim_ids == ("claim_003",)  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize(
+    ("question", "event"),
+    [
+        ("The league includes the Adelaide team that was formed in what year?", "formed"),
+        ("When did the Tarn Valley tidal plant open?", "open"),
+        ("In what year was X founded?", "founded"),
+        ("When was Who's Next by The Who?", ""),
+    ],
+)
+def test_a_when_question_names_its_event(question: str, event: str) -> None:
+    assert shape_of(question).event == event
+
+
+@pytest.mark.parametrize(
+    ("question", "claims", "expected"),
+    [
+        # the event in other words: "formed" for "established", "originated" for "developed"
+        ("The Example Society was formed in what year?",
+         [claim(1, "The Example Society was established in 1962 in Leeds.")], "1962"),
+        ("The Blue Lacy dog breed was developed during which century?",
+         [claim(1, "The Blue Lacy is a dog that originated in Texas in the mid-19th century.")],
+         "19th century"),
+        # a year that dates the subject outright
+        ("How to Eat, released in which year, is a book by Nigella Lawson?",
+         [claim(1, "How to Eat is a 1998 book of English cuisine by Nigella Lawson.")], "1998"),
+        # another event's date is no answer
+        ("When did the Tarn Valley tidal plant open?",
+         [claim(1, "A fish ladder was added to the Tarn Valley tidal plant in 2019.")], ""),
+    ],
+)  # fmt: skip
+def test_a_date_answers_when_its_claim_speaks_of_the_event(
+    question: str, claims: list[ClaimRecord], expected: str
+) -> None:
+    assert answer(question, claims).text == expected  # type: ignore[attr-defined]
+
+
 def test_a_yes_no_question_checks_both_sides() -> None:
     claims = [
         claim(1, "Pterocarya is a genus of six species of deciduous trees in the family."),

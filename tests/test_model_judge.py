@@ -37,3 +37,18 @@ def test_the_model_reads_the_relevant_sentences_in_page_order() -> None:
     assert ("2", "Traffic first crossed the Zorbel bridge in 1931.") in shown  # page order kept
     assert prompt.rstrip().endswith(f"CLAIM: {CLAIM}")
     assert verdict.label == "SUPPORTS" and verdict.quote == FILLER[0]
+
+
+def test_a_heading_is_never_offered_as_a_sentence_that_supports() -> None:
+    evidence = (
+        "# Zorbel bridge (crossing)\n\n"
+        "Traffic first crossed the Zorbel bridge in 1931. The harbour market sells figs.\n"
+    )
+    model = ScriptedModel([{"sentence": 1, "label": "SUPPORTS"}])
+    verdict = asyncio.run(ModelJudge(model).judge(CLAIM, evidence))
+    shown = re.findall(r"^\[(\d+)\] (.*)$", model.requests[0].messages[0].content, re.M)
+    assert [text for _, text in shown] == [
+        "Traffic first crossed the Zorbel bridge in 1931.",
+        "The harbour market sells figs.",
+    ]
+    assert verdict.quote == "Traffic first crossed the Zorbel bridge in 1931."

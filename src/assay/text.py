@@ -56,6 +56,18 @@ _IRREGULAR = {
     "better": "good", "best": "good", "men": "man", "women": "woman", "children": "child",
     "people": "person", "faster": "fast", "slower": "slow", "stronger": "strong",
     "weaker": "weak", "older": "old", "younger": "young", "fewer": "few",
+    # the past forms questions and pages use for the same event ("who wrote" / "written by")
+    "wrote": "write", "written": "write", "began": "begin", "begun": "begin",
+    "built": "build", "sang": "sing", "sung": "sing", "won": "win", "held": "hold",
+    "made": "make", "gave": "give", "given": "give", "took": "take", "taken": "take",
+    "became": "become", "knew": "know", "known": "know", "drew": "draw", "drawn": "draw",
+    "chose": "choose", "chosen": "choose", "spoke": "speak", "spoken": "speak",
+    "sold": "sell", "told": "tell", "brought": "bring", "bought": "buy", "taught": "teach",
+    "fought": "fight", "met": "meet", "ran": "run", "went": "go", "gone": "go", "came": "come",
+    "flew": "fly", "flown": "fly", "stood": "stand", "threw": "throw", "thrown": "throw",
+    "drove": "drive", "driven": "drive", "rode": "ride", "ridden": "ride", "broke": "break",
+    "broken": "break", "stole": "steal", "stolen": "steal", "sent": "send", "spent": "spend",
+    "lost": "lose", "paid": "pay", "kept": "keep", "led": "lead", "shot": "shoot",
 }  # fmt: skip
 _SUFFIXES = (("ational", "ate"), ("ization", "ize"), ("ation", "ate"), ("fulness", "ful"),
              ("iveness", "ive"), ("ness", ""), ("ment", ""), ("ity", ""), ("ly", ""))  # fmt: skip

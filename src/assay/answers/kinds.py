@@ -20,6 +20,11 @@ Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what
 __all__ = ["Kind", "Shape", "names_in", "shape_of"]
 
 _WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
+_EVENT_BEFORE_FRAME = re.compile(
+    r"\b([a-z]+) (?:(?:in|during|by|around|since|on) )?"
+    r"(?:what|which) (?:year|date|decade|century)\b"
+)
+_FRAME_WORDS = frozenset(["year", "date", "decade", "century", "time"])
 _NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high)\b")
 _WHERE = re.compile(
     r"^where\b|\b(?:what|which|in what|in which) (?:[a-z]+ )?(?:city|town|country|state|"
@@ -88,6 +93,9 @@ class Shape:
     kind: Kind
     options: tuple[str, ...] = ()
     direction: str = ""
+    event: str = ""
+    """For "when": the word that says what happened ("formed" in "formed in what year?",
+    "open" in "When did the plant open?"), or "" when the question does not say."""
 
 
 def shape_of(question: str) -> Shape:
@@ -105,7 +113,7 @@ def shape_of(question: str) -> Shape:
         comparative = _direction(lowered) if " than " in f" {lowered} " else ""
         return Shape("yesno", sides, comparative)  # "Is X older than Y?" compares
     if _WHEN.search(lowered):
-        return Shape("when")
+        return Shape("when", event=_event(asking))
     if _NUMBER.search(lowered):
         counted = re.search(r"\bhow (?:many|much)\b", lowered)
         return Shape("number", direction="" if counted else "measure")
@@ -116,6 +124,18 @@ def shape_of(question: str) -> Shape:
     if _WHERE.search(lowered):
         return Shape("where")
     return Shape("what")
+
+
+def _event(asking: str) -> str:
+    """The word of a "when" question that names the event: the one before "in what year"
+    ("formed in what year"), else the question's last word when it is not part of a name
+    ("When was the club founded?")."""
+    before = _EVENT_BEFORE_FRAME.search(asking.lower())
+    if before and content_words(before.group(1)):
+        return before.group(1)
+    words = raw_words(asking)
+    last = words[-1] if words else ""
+    return last if last.islower() and content_words(last) and last not in _FRAME_WORDS else ""
 
 
 def _sides(asking: str) -> tuple[str, ...]:

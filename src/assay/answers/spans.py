@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked, subject
-from assay.text import content_words, raw_words, word_set
+from assay.text import content_words, raw_words, stem, word_set
 
 _MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"
@@ -27,6 +27,20 @@ _DATE = re.compile(
     rf"\b(?:\d{{1,2}} {_MONTHS},? \d{{3,4}}|{_MONTHS} \d{{1,2}},? \d{{3,4}}|{_MONTHS} \d{{3,4}}|"
     r"\d{1,2}(?:st|nd|rd|th) century|1\d{3}|20\d{2}|\d{3,4}s)\b"
 )
+_DATED_SUBJECT = re.compile(
+    r"^[^.;]{1,80}? (?:is|was) (?:an?|the) (?:[A-Z][a-z]+ )?(?:1\d{3}|20\d{2}) [A-Za-z]"
+)  # "X is a 1998 book", "Y was a 2004 American film": the year the subject came out
+_EVENT_SYNONYMS = (
+    "found form establish create start launch incorporate",
+    "release publish issue premiere debut air",
+    "open inaugurate",
+    "develop originate",
+    "build construct erect",
+    "bear born",
+    "die",
+    "write compose",
+)
+_EVENT_WORDS = {stem(w): stem(group.split()[0]) for group in _EVENT_SYNONYMS for w in group.split()}
 _YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
 _QUANTITY = re.compile(
     r"\b\d[\d,.]*(?: (?:million|billion|thousand|hundred|percent|per cent))?"
@@ -38,7 +52,7 @@ _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 _PLACE_CUES = word_set("in at from near of based born located headquartered")
 _ASKING = word_set("both also same either one")
 _SIDE_COVERAGE = 0.5
-_CANDIDATE_CLAIMS = 4
+_CANDIDATE_CLAIMS = 6
 _NEAR = 60  # characters around a span whose question words vouch for it
 
 
@@ -73,7 +87,7 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     for item in ranked[:_CANDIDATE_CLAIMS]:
         text = item.claim.text
         anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
-        if shape.kind in ("when", "number") and not asking <= set(content_words(text)):
+        if shape.kind in ("when", "number") and not _speaks_of(shape, asking, text):
             # a date or number answers only if its claim speaks of what is asked: for
             # "when did the plant open?", "a fish ladder was added in 2019" is no answer
             continue
@@ -98,6 +112,22 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
             if best is None or score > best[0]:
                 best = (score, span, item.basis)
     return Span(best[1], best[2]) if best else None
+
+
+def _speaks_of(shape: Shape, asking: set[str], text: str) -> bool:
+    """Whether a claim speaks of what a "when" or "how many" question asks: it names the
+    question's event or a word for the same event ("formed" for "founded"), or dates its
+    subject outright ("How to Eat is a 1998 book"); without an event, it holds every word
+    that says what is asked."""
+    stems = set(content_words(text))
+    if shape.event:
+        event = _event_key(stem(shape.event))
+        return event in {_event_key(s) for s in stems} or bool(_DATED_SUBJECT.search(text))
+    return asking <= stems
+
+
+def _event_key(word_stem: str) -> str:
+    return _EVENT_WORDS.get(word_stem, word_stem)
 
 
 def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:

@@ -59,7 +59,11 @@ def _reply_type(count: int) -> type[JudgeReply]:
 def numbered(text: str, claim: str = "") -> tuple[list[str], str]:
     """The sentences of ``text`` (with ``claim``, only the MAX_SENTENCES that share most of
     its content words, in page order) and the prompt block that numbers them."""
-    sentences = [s.text for s in split_sentences(text)] or [text]
+    # A heading or a title ("Source language (translation)") names a topic and states
+    # nothing; offered as a sentence, the model picked one as the "support" of a claim.
+    sentences = [
+        s.text for s in split_sentences(text) if s.kind != "heading" and len(s.text.split()) >= 4
+    ] or [text]
     if claim and len(sentences) > MAX_SENTENCES:
         ranked = sorted(range(len(sentences)), key=lambda i: (-coverage(claim, sentences[i]), i))
         sentences = [sentences[i] for i in sorted(ranked[:MAX_SENTENCES])]
