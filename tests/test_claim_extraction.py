@@ -5,7 +5,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from assay.claims.extract import ModelExtractor, echoes_question
+from assay.claims.extract import (
+    ExtractiveExtractor,
+    ModelExtractor,
+    echoes_question,
+    extract_on_topic,
+)
+from assay.claims.relevance import relevance
 from assay.models.testing import ScriptedModel
 
 QUESTION = "What language were books being translated into during the era of Haymo of Faversham?"
@@ -48,3 +54,22 @@ def test_one_word_of_the_question_is_a_paraphrase_not_an_echo() -> None:
         "Christopher Nolan is an English-American film director and producer.",
         "Are Christopher Nolan and Sathish Kalathil both film directors?",
     )
+
+
+def test_a_page_off_the_topic_costs_no_model_call() -> None:
+    model = ScriptedModel(
+        [{"claims": [{"claim": "Haymo of Faversham was an English scholar.", "sentence": 1}]}]
+    )
+    extractor = ModelExtractor(model)
+
+    def on_topic(sentence: str) -> bool:
+        return relevance(QUESTION, sentence).relevant
+
+    off_topic = "Demon Dice is a board game. It was published in 1999 by a small company."
+    drafts, by = asyncio.run(extract_on_topic(extractor, QUESTION, off_topic, on_topic))
+    assert model.requests == [] and by == "extractive"
+    assert drafts == asyncio.run(ExtractiveExtractor().extract(QUESTION, off_topic))
+
+    drafts, by = asyncio.run(extract_on_topic(extractor, QUESTION, PAGE, on_topic))
+    assert len(model.requests) == 1 and by == extractor.name
+    assert [d.text for d in drafts] == ["Haymo of Faversham was an English scholar."]

@@ -124,6 +124,30 @@ class ModelExtractor(ModelStep):
         return drafts
 
 
+async def extract_on_topic(
+    extractor: ClaimExtractor,
+    question: str,
+    text: str,
+    relevant: Callable[[str], bool],
+    *,
+    max_claims: int = 3,
+) -> tuple[list[DraftClaim], str]:
+    """The claims of ``text`` and the name of the extractor that drew them.
+
+    A page none of whose most relevant sentences is on topic (``relevant``) costs no model
+    call: the extractive picks are recorded instead, so the page stays in the ledger, and
+    its claims are judged off-topic as a model's would have been. On HotpotQA model runs,
+    a quarter of the pages read were such pages ("Demon Dice" for a question on Lilu), and
+    the only claims a model drew from them echoed the question ("Lilu is a demon created by
+    Gallu"): no source of an answer was among them.
+    """
+    if extractor.name != ExtractiveExtractor.name and not any(
+        relevant(p.sentence) for p in pick_claims(question, text, max_claims=PASSAGE_SENTENCES)
+    ):
+        extractor = ExtractiveExtractor()
+    return await extractor.extract(question, text, max_claims=max_claims), extractor.name
+
+
 ECHOED_WORDS = 2
 """Words of the question a claim may carry that its sentence lacks: one is a paraphrase
 ("founded" → "established"), two or more is the question's own frame."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from assay.claims.extract import ClaimExtractor, record_claims
+from assay.claims.extract import ClaimExtractor, extract_on_topic, record_claims
 from assay.claims.relevance import Relevance, relevance
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
@@ -118,12 +118,18 @@ class Worker:
                 "could not be fetched",
             )  # fmt: skip
         source_id = read.record.id
-        drafts = await self._extractor.extract(note.query, read.text, max_claims=FACTS_PER_SOURCE)
+        drafts, created_by = await extract_on_topic(
+            self._extractor,
+            note.query,
+            read.text,
+            lambda sentence: fact_relevance(self._questions, sentence, note.title).relevant,
+            max_claims=FACTS_PER_SOURCE,
+        )
         record_claims(
             self._run,
             source_id,
             drafts,
-            created_by=self._extractor.name,
+            created_by=created_by,
             reason=f"stated by {source_id} for the query {note.query!r} ({findings.direction})",
         )
         by_text = {c.text.casefold(): c for c in self._run.claim_ledger.claims()}

@@ -25,7 +25,7 @@ from typing import Literal
 
 from assay.claims.crosscheck import corroborate_and_verify
 from assay.claims.engine import RunSources
-from assay.claims.extract import ExtractiveExtractor, record_claims
+from assay.claims.extract import ExtractiveExtractor, extract_on_topic, record_claims
 from assay.claims.relevance import Relevance, best_relevance
 from assay.claims.standalone import page_subject
 from assay.events import (
@@ -383,18 +383,24 @@ class ResearchHarness:
         lead = text[:_LEAD_CHARS]
         self.run.source_ledger.annotate(source_id, relevance=self._relevance(lead, title).to_json())
         try:
-            drafts = await self.context.extractor.extract(self.state.topic, text)
+            drafts, created_by = await extract_on_topic(
+                self.context.extractor,
+                self.state.topic,
+                text,
+                lambda sentence: self._relevance(sentence, title).relevant,
+            )
         except (InvalidOutput, ModelTimeout) as exc:
             self._warn(
                 f"claims of {source_id} by the extractive engine: the model failed ({exc})",
                 "extractor_fallback",
             )
             drafts = await ExtractiveExtractor().extract(self.state.topic, text)
+            created_by = ExtractiveExtractor.name
         recorded = record_claims(
             self.run,
             source_id,
             drafts,
-            created_by=self.context.extractor.name,
+            created_by=created_by,
             reason=f"stated by {source_id} about the question",
             subject=page_subject(title),
             relevance_of=lambda claim: self._relevance(claim, title),
