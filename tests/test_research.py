@@ -329,3 +329,30 @@ def test_the_models_searches_keep_the_question_and_three_distinct_queries() -> N
     assert normalise_queries(repeated) == repeated  # what webSearch accepts, unchanged
     kept = searchable(state, ["Halvorsen height", "Halvorsen tower", "Skarvik cape"])
     assert kept == [TOPIC, "Halvorsen height", "Halvorsen tower", "Skarvik cape"]
+
+
+def test_plan_questions_that_name_nothing_of_the_topic_are_left_out(
+    lab: Lab, isolated_home: Path
+) -> None:
+    def script(request: Any) -> object:
+        prompt = request.messages[-1].content
+        if "Plan written: no" in prompt:
+            questions = ["How tall is the Halvorsen tower?", "What is the evidence for this?"]
+            return {"action": {"action": "write_plan", "questions": questions, "approach": "Look."}}
+        if "Searches done: 0" in prompt:
+            return {"action": {"action": "web_search", "queries": [TOPIC, "Halvorsen", "x"]}}
+        if "SENTENCES:" in prompt:
+            return {"claims": []}
+        if "plan the next web search" in request.system:
+            return {"missing": "", "queries": []}
+        return {"answer": "", "claims": []}
+
+    result = asyncio.run(
+        research_async(
+            TOPIC, settings=lab_settings(lab, isolated_home), model=ScriptedModel(script)
+        )
+    )
+    plan = (Path(result.run_dir) / "plan.md").read_text()
+    assert "How tall is the Halvorsen tower?" in plan and "evidence for this" not in plan
+    codes = [e["data"].get("code") for e in events(result.run_dir) if e["type"] == "warning"]
+    assert "plan_off_topic" in codes

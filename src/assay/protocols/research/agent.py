@@ -77,6 +77,7 @@ from assay.protocols.runner import HandOver, RunContext
 from assay.store.claims import ClaimRecord
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE
+from assay.text import content_words
 
 MAX_STEPS = 30
 """Searches the policy may ask for; follow-up rounds search on top of these."""
@@ -207,7 +208,7 @@ class ResearchHarness:
         if isinstance(action, ReadSkill):
             self._read_skill(action.name, corrected=False)
         elif isinstance(action, WritePlan):
-            self._write_plan(action.questions, action.approach)
+            self._write_plan(self._on_topic(action.questions), action.approach)
         elif isinstance(action, RequestFullResearch):
             raise Escalate(action.reason)
         else:
@@ -233,6 +234,23 @@ class ResearchHarness:
         self.state.skills_read.add(name)
         self.state.notes.append(f"skill {name}: {condensed(name)}")
         self.run.events.emit(ToolReadSkill(name=name, corrected=corrected))
+
+    def _on_topic(self, questions: list[str]) -> list[str]:
+        """A model's plan questions that name something of the topic, or the topic's own.
+
+        Each question becomes a search target and, unanswered, an open question of the
+        report: the small model's "What is the evidence for this relationship?" is neither."""
+        from assay.engines.extractive.planner import research_questions
+
+        topic = set(content_words(self.state.topic))
+        kept = [q for q in questions if set(content_words(q)) & topic]
+        if len(kept) < len(questions):
+            self._warn(
+                f"plan: {len(questions) - len(kept)} of the model's questions name nothing "
+                "of the topic and were left out",
+                "plan_off_topic",
+            )
+        return kept or research_questions(self.state.topic)
 
     def _write_plan(self, questions: list[str], approach: str) -> None:
         self.run.events.emit(PhaseStarted(phase="plan"))
