@@ -19,6 +19,7 @@ from assay.lab import Lab, serve_lab
 from assay.models.testing import ScriptedModel
 from assay.protocols.deep import deep_research_async, output, worker
 from assay.protocols.deep.detect import NoSearchMethod
+from assay.protocols.deep.plan import model_angles
 from assay.store.jsonl import read_jsonl
 
 runner = CliRunner()
@@ -220,3 +221,16 @@ def test_a_scripted_model_plans_the_directions(
     assert result.status == "done"
     payload = json.dumps(result.to_json())
     assert "search_method" in payload
+
+
+def test_a_model_query_that_names_no_entity_of_the_question_gets_one() -> None:
+    plan = {"directions": [{
+        "direction": "To determine what Lilu is", "source_types": "encyclopedias",
+        "queries": ["What is a demon?", "demonology", "Gallu demon facts"],
+    }]}  # fmt: skip
+    angles = asyncio.run(
+        model_angles(
+            "If Gallu is a demon Lilu is what?", ScriptedModel([plan]), budget=None, meter=None
+        )
+    )
+    assert angles[0].queries == ("What is a demon Lilu", "demonology Lilu", "Gallu demon facts")

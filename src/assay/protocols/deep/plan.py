@@ -24,6 +24,7 @@ from assay.engines.extractive.planner import is_date_sensitive, key_phrase
 from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
 from assay.store.paths import slugify
+from assay.text import content_words
 
 MAX_DIRECTIONS = 6
 MIN_DIRECTIONS = 3
@@ -211,11 +212,25 @@ async def model_angles(
     )
     angles = []
     for draft in result.output.directions:
-        queries = tuple(dict.fromkeys(clip(q) for q in draft.queries if q.strip()))
+        grounded = (named(q, shape.entities, draft.direction) for q in draft.queries if q.strip())
+        queries = tuple(dict.fromkeys(clip(q) for q in grounded))
         if len(queries) >= 3:
             name = clip(draft.direction.rstrip(". "), 300)
             angles.append(Angle(name, name, queries[:MAX_QUERIES], draft.source_types, name))
     return angles
+
+
+def named(query: str, entities: tuple[str, ...], direction: str) -> str:
+    """``query`` as it is when it names one of the question's entities, else with the
+    entity its direction names (or the question's first) added: the small model's "What is
+    a demon?" for "If Gallu is a demon Lilu is what?" found nothing about either, six
+    queries in a row."""
+    words = set(content_words(query))
+    if not entities or any(set(content_words(e)) & words for e in entities):
+        return query
+    about = next((e for e in entities if set(content_words(e)) & set(content_words(direction))),
+                 entities[0])  # fmt: skip
+    return f"{query.rstrip(' ?.')} {about}"
 
 
 async def plan_directions(
