@@ -73,3 +73,11 @@ def test_a_page_off_the_topic_costs_no_model_call() -> None:
     drafts, by = asyncio.run(extract_on_topic(extractor, QUESTION, PAGE, on_topic))
     assert len(model.requests) == 1 and by == extractor.name
     assert [d.text for d in drafts] == ["Haymo of Faversham was an English scholar."]
+
+
+def test_a_title_or_query_written_as_a_claim_becomes_its_sentence() -> None:
+    script = [{"claims": [{"claim": "Haymo facts", "sentence": 1}]}]
+    drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(QUESTION, PAGE))
+    assert [d.text for d in drafts] == [
+        "Haymo of Faversham, O.F.M. (c. 1243), was an English Franciscan scholar."
+    ]

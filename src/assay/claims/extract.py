@@ -16,14 +16,14 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.claims.picker import pick_claims
+from assay.claims.picker import is_fragment, pick_claims
 from assay.claims.relevance import Relevance
 from assay.claims.standalone import stand_alone
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.store.claims import ClaimRecord, Confidence, Evidence
 from assay.store.runs import Run
-from assay.text import content_words, looks_like_instruction
+from assay.text import content_words, looks_like_instruction, raw_words
 
 PASSAGE_SENTENCES = 8
 
@@ -116,8 +116,9 @@ class ModelExtractor(ModelStep):
         for item in reply.claims[:max_claims]:
             source = picked[item.sentence - 1]
             text = item.claim.strip()
-            if echoes_question(text, source.sentence, question):
-                # The sentence it pointed at is what the page says: that is the claim.
+            if echoes_question(text, source.sentence, question) or not states_something(text):
+                # The sentence it pointed at is what the page says: that is the claim. (A
+                # small model also wrote titles and queries, "Gallu demon facts", as claims.)
                 text = source.sentence
             if all(d.text != text for d in drafts):
                 drafts.append(DraftClaim(text, source.sentence, source.start, source.end))
@@ -146,6 +147,15 @@ async def extract_on_topic(
     ):
         extractor = ExtractiveExtractor()
     return await extractor.extract(question, text, max_claims=max_claims), extractor.name
+
+
+MIN_CLAIM_WORDS = 4
+"""Words a model's claim needs to state something ("Lilu is a spirit")."""
+
+
+def states_something(text: str) -> bool:
+    """Whether a model's claim is a statement: long enough to say something, not cut."""
+    return len(raw_words(text)) >= MIN_CLAIM_WORDS and not is_fragment(text)
 
 
 ECHOED_WORDS = 2
