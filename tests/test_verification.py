@@ -257,3 +257,38 @@ def test_the_page_a_claim_was_read_from_cannot_contradict_it(isolated_home: Path
     # the judge misread its own source: that earns review, never "contradicted"
     assert claim.status == "needs_review"
     assert not [e for e in claim.evidence if e.stance == "refutes"]
+
+
+def test_a_claim_that_is_its_quote_word_for_word_needs_no_judge(isolated_home: Path) -> None:
+    run = RunStore(isolated_home, fsync=False).create("bridge", "test", {})
+    source = SourceLedger(run.dir, fsync=False).add(
+        url="http://a.test/1",
+        final_url="http://a.test/1",
+        title="Zorbel bridge",
+        text=SUPPORT,
+        content_type="text/html",
+        accessed_at="2026-11-29T00:00:00Z",
+    )
+    start = SUPPORT.index(CLAIM)
+    evidence = {"sourceId": source.id, "quote": CLAIM, "start": start, "end": start + len(CLAIM)}
+    ClaimLedger(run.dir, fsync=False).append(
+        ClaimRecord.model_validate(
+            {
+                "id": "claim_001",
+                "text": CLAIM,
+                "confidence": "high",
+                "sourceIds": [source.id],
+                "evidence": [evidence],
+            }
+        )
+    )
+    model = ScriptedModel([])  # any judge call would fail: the script has no reply
+    claim = verify(run, ModelJudge(model))
+    assert model.requests == []
+    assert claim.status == "weak" and claim.evidence[0].quote == CLAIM
+
+    # an edited snapshot is no identity: the quote is no longer at its offsets, so the
+    # judge is asked (and, here, fails: the claim is left undecided)
+    snapshot = run.dir / SourceLedger(run.dir).records()[0].snapshot
+    snapshot.write_text(snapshot.read_text().replace("420 metres", "400 metres"))
+    assert verify(run, ModelJudge(ScriptedModel([]))).status != "weak"
