@@ -51,6 +51,7 @@ def answer(question: str, claims: list[ClaimRecord], **options: object) -> objec
         ("How many people live in Leland?", "number"),
         ("Where is the Example Society based?", "where"),
         ("X has an OBE. Does Puneet Sira also have one?", "yesno"),
+        ("Do Lafzon Ki Kahani is a remake of Always, released in which year?", "when"),
     ],
 )
 def test_the_question_decides_the_shape_of_the_answer(question: str, kind: str) -> None:
