@@ -244,3 +244,19 @@ def test_a_model_answer_that_repeats_the_question_is_rejected() -> None:
     found = answer("If Gallu is a demon Lilu is what?", claims, model=model)
     assert found.text == "a spirit" and len(model.requests) == 2  # type: ignore[attr-defined]
     assert "repeats words of the question" in model.requests[1].messages[-1].content
+
+
+def test_a_model_answer_that_is_the_whole_claim_is_rejected() -> None:
+    sentence = "Lilu is a masculine Akkadian word for a spirit, related to Alu, demon."
+    model = ScriptedModel(
+        [{"answer": sentence, "claims": [1]}, {"answer": "a spirit", "claims": [1]}]
+    )
+    found = answer("If Gallu is a demon Lilu is what?", [claim(1, sentence)], model=model)
+    assert found.text == "a spirit" and len(model.requests) == 2  # type: ignore[attr-defined]
+    assert "not the claim" in model.requests[1].messages[-1].content
+    # a long answer that is a list of names, not the claim, is an answer
+    names = "Gillian Chung, Bobo Chan, Rachel Ngan, and Cecilia Cheung"
+    scandal = claim(2, f"In 2008 photographs of Edison Chen with actresses {names} were leaked.")
+    listing = ScriptedModel([{"answer": names, "claims": [1]}])
+    found = answer("What actresses were involved in the scandal?", [scandal], model=listing)
+    assert found.text == names  # type: ignore[attr-defined]

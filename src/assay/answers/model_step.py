@@ -85,11 +85,30 @@ def _problem(reply: ModelAnswer, question: str, shape: Shape, ranked: Sequence[R
     if words and not numbers_in(answer) and words <= set(content_words(question)):
         # "If Gallu is a demon Lilu is what?" → "Lilu": the local model named the subject.
         return "the answer only repeats words of the question; answer with what the claims say"
+    if shape.kind != "how" and _restates_a_claim(answer, [ranked[n - 1] for n in reply.claims]):
+        # "Lilu is what?" → the whole claim "Lilu is a masculine Akkadian word for a
+        # spirit, related to Alû, demon.": the reader still has to find the answer in it.
+        return "give only the short answer (a name, a date, a few words), not the claim"
     absent = [w for w in content_words(answer) if w not in set(content_words(cited))]
     absent += sorted(numbers_in(answer) - numbers_in(cited))
     if absent:
         return f"the cited claims do not contain: {', '.join(absent)}; answer from their words"
     return ""
+
+
+SENTENCE_WORDS = 8
+"""An answer this long that holds four fifths of a cited claim's words is that claim again."""
+
+
+def _restates_a_claim(answer: str, cited: Sequence[Ranked]) -> bool:
+    words = content_words(answer)
+    if len(answer.split()) < SENTENCE_WORDS:
+        return False
+    return any(
+        len(set(words) & set(claim)) >= 0.8 * len(set(claim))
+        for claim in (content_words(item.claim.text) for item in cited)
+        if claim
+    )
 
 
 def _evidence(item: Ranked) -> str:
