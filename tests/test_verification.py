@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from assay.claims.engine import VerificationEngine, passages
-from assay.claims.judge import Verdict
+from assay.claims.judge import Judge, Verdict
 from assay.claims.model_judge import ModelJudge
 from assay.models.base import Request
 from assay.models.testing import ScriptedModel
+from assay.protocols.synth.timeouts import Clock, TimedJudge
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import Run, RunStore
@@ -260,7 +261,8 @@ def test_the_page_a_claim_was_read_from_cannot_contradict_it(isolated_home: Path
     assert not [e for e in claim.evidence if e.stance == "refutes"]
 
 
-def test_the_model_judge_reads_each_source_in_one_call(isolated_home: Path) -> None:
+@pytest.mark.parametrize("timed", [False, True], ids=["model-judge", "synth-timed-judge"])
+def test_the_model_judge_reads_each_source_in_one_call(isolated_home: Path, timed: bool) -> None:
     filler = [f"The town fair number {n} sold apples and pears to visitors." for n in range(30)]
     page = " ".join(
         [*filler[:15], "The Zorbel bridge crosses the river Ulm.", *filler[15:], SUPPORT]
@@ -268,7 +270,8 @@ def test_the_model_judge_reads_each_source_in_one_call(isolated_home: Path) -> N
     pages = [("http://a.test/1", page), ("http://b.test/1", page)]
     assert len(passages(CLAIM, page)) == 2  # the extractive judge reads two windows of it
     model = ScriptedModel(lambda request: {"sentence": 0, "label": "NOT_ENOUGH_INFO"})
-    claim = verify(make_run(isolated_home, pages), ModelJudge(model))
+    judge: Judge = ModelJudge(model)
+    claim = verify(make_run(isolated_home, pages), TimedJudge(judge, Clock()) if timed else judge)
     assert claim.status == "needs_review"
     assert len(model.requests) == 2  # one call per source, not one per passage
     shown = model.requests[0].messages[0].content
