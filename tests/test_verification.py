@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from assay.claims.engine import VerificationEngine
-from assay.claims.judge import Verdict
+from assay.claims.engine import VerificationEngine, passages
+from assay.claims.judge import Judge, Verdict
 from assay.claims.model_judge import ModelJudge
+from assay.models.base import Request
 from assay.models.testing import ScriptedModel
+from assay.protocols.synth.timeouts import Clock, TimedJudge
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import Run, RunStore
@@ -292,3 +294,45 @@ def test_a_claim_that_is_its_quote_word_for_word_needs_no_judge(isolated_home: P
     snapshot = run.dir / SourceLedger(run.dir).records()[0].snapshot
     snapshot.write_text(snapshot.read_text().replace("420 metres", "400 metres"))
     assert verify(run, ModelJudge(ScriptedModel([]))).status != "weak"
+
+
+@pytest.mark.parametrize("timed", [False, True], ids=["model-judge", "synth-timed-judge"])
+def test_the_model_judge_reads_each_source_in_one_call(isolated_home: Path, timed: bool) -> None:
+    filler = [f"The town fair number {n} sold apples and pears to visitors." for n in range(30)]
+    page = " ".join(
+        [*filler[:15], "The Zorbel bridge crosses the river Ulm.", *filler[15:], SUPPORT]
+    )
+    pages = [("http://a.test/1", page), ("http://b.test/1", page)]
+    assert len(passages(CLAIM, page)) == 2  # the extractive judge reads two windows of it
+    model = ScriptedModel(lambda request: {"sentence": 0, "label": "NOT_ENOUGH_INFO"})
+    judge: Judge = ModelJudge(model)
+    claim = verify(make_run(isolated_home, pages), TimedJudge(judge, Clock()) if timed else judge)
+    assert claim.status == "needs_review"
+    assert len(model.requests) == 2  # one call per source, not one per passage
+    shown = model.requests[0].messages[0].content
+    assert "The Zorbel bridge crosses the river Ulm." in shown
+    assert "The Zorbel bridge is 420 metres long." in shown
+
+
+def test_a_whole_source_verdict_is_located_verbatim_in_the_snapshot(isolated_home: Path) -> None:
+    filler = " ".join(f"The fair number {n} sold apples to visitors." for n in range(30))
+    page = f"{filler} {SUPPORT}"
+    model = ScriptedModel(
+        lambda request: {
+            "sentence": _numbered_line(request, "The Zorbel bridge is 420 metres long."),
+            "label": "SUPPORTS",
+        }
+    )
+    run = make_run(isolated_home, [("http://a.test/1", page)])
+    claim = verify(run, ModelJudge(model))
+    assert claim.status == "weak" and len(model.requests) == 1
+    (evidence,) = claim.evidence
+    assert page[evidence.start : evidence.end] == "The Zorbel bridge is 420 metres long."
+
+
+def _numbered_line(request: Request, sentence: str) -> int:
+    """The number the judge's prompt gives ``sentence``."""
+    for line in request.messages[0].content.splitlines():
+        if line.endswith(sentence):
+            return int(line[1 : line.index("]")])
+    raise AssertionError(f"{sentence!r} was not shown")

@@ -1,6 +1,7 @@
 """The verification engine every protocol shares.
 
-For each claim: the passages of each cited snapshot most relevant to it go to the judge;
+For each claim: the passages of each cited snapshot most relevant to it go to the judge
+(or, to a judge that picks its sentences itself, the model's, the whole snapshot in one call);
 each verdict's quote is located in the snapshot (a quote that is not there earns
 nothing); the mechanical checks run on the resulting evidence; sources are grouped into
 independent origins; and the status follows from all of that (``status.decide_status``).
@@ -25,7 +26,7 @@ from assay.claims import conflict
 from assay.claims.compare import Comparer
 from assay.claims.corroborate import CorroborationPool
 from assay.claims.independence import Origins, group_origins
-from assay.claims.judge import Judge, Verdict
+from assay.claims.judge import Judge, Verdict, WholeSourceJudge
 from assay.claims.mechanical import CheckResult, mechanical_checks
 from assay.claims.normalize import locate, normalize_text
 from assay.claims.picker import pick_claims
@@ -198,7 +199,7 @@ class VerificationEngine:
         record = sources.records.get(source_id)
         title = (record.title or "") if record is not None else ""
         unsure = False
-        for start, end in passages(claim, text):
+        for start, end in self._windows(claim, text):
             try:
                 verdict = await self.judge.judge(claim, text[start:end])
             except ProviderError as exc:
@@ -262,6 +263,13 @@ class VerificationEngine:
                 stance=_STANCES[verdict.label],
             ), unsure
         return None, unsure
+
+    def _windows(self, claim: str, text: str) -> list[tuple[int, int]]:
+        """What of a source the judge reads, one call per window: the whole text for a
+        judge that picks its own sentences, else the passages most relevant to the claim."""
+        if isinstance(self.judge, WholeSourceJudge) and self.judge.whole_source:
+            return [(0, len(text))] if text else []
+        return passages(claim, text)
 
     async def _compared_same(self, claim: str, quote: str, claim_page: str, page: str) -> bool:
         """Whether a judge with a comparison step (the model's) agrees that a refuting

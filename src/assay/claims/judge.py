@@ -10,7 +10,7 @@ with the claim, never obeyed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 Label = Literal["SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO"]
 
@@ -33,3 +33,14 @@ class Judge(Protocol):
     """Which engine and model judged, as reports state it (``extractive``, ``openai:gpt-…``)."""
 
     async def judge(self, claim: str, evidence: str) -> Verdict: ...
+
+
+@runtime_checkable
+class WholeSourceJudge(Protocol):
+    """A judge that picks the sentences it reads from a whole source itself (the model
+    judge shows the model the few most relevant to the claim, numbered)."""
+
+    whole_source: bool
+    """True: hand it each source once, whole. A model call costs its prompt tokens (the
+    local model reads ~45 a second), so one call per source instead of one per passage
+    halves a claim's cost."""

@@ -73,7 +73,10 @@ def numbered(text: str, claim: str = "") -> tuple[list[str], str]:
 
 class ModelJudge(ModelStep):
     """Judges with a model through a typed call (schema, validation, bounded retries);
-    ``compare`` (the comparison judge on the same model) checks a refutation's subject."""
+    ``compare`` (the comparison judge on the same model) checks a refutation's subject.
+    It reads each source whole, in one call: ``numbered`` picks the sentences to show."""
+
+    whole_source = True
 
     async def compare(
         self, first: str, second: str, *, first_page: str = "", second_page: str = ""

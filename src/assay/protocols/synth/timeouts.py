@@ -22,7 +22,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from assay.claims.judge import Judge, Verdict
+from assay.claims.judge import Judge, Verdict, WholeSourceJudge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled
 from assay.events import Event, Signal
 
@@ -149,6 +149,7 @@ class TimedJudge:
         self._judge = judge
         self._clock = clock
         self.name = judge.name
+        self.whole_source = isinstance(judge, WholeSourceJudge) and judge.whole_source
 
     async def judge(self, claim: str, evidence: str) -> Verdict:
         async with self._clock.agent():
