@@ -6,7 +6,6 @@ test-artefacts/browser/ (or $ASSAY_TEST_ARTEFACTS)."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import shutil
@@ -88,15 +87,14 @@ def test_start_watch_report_hover_and_snapshot(
 
 
 @pytest.fixture
-def exported_report(lab: Lab, isolated_home: Path, tmp_path: Path) -> Path:
-    """A lab run exported as HTML (made before the browser's event loop starts)."""
-    from assay.protocols.research import research_async
+def exported_report(lab_research_run: Path, tmp_path: Path) -> Path:
+    """The shared lab run exported as HTML (made before the browser's event loop starts)."""
     from assay.report.export import export_bytes
     from assay.store.runs import RunStore
 
-    result = asyncio.run(research_async(TOPIC, settings=lab_settings(lab, isolated_home)))
+    run = RunStore(lab_research_run.parents[1]).open(lab_research_run.name)
     target = tmp_path / "report.html"
-    target.write_bytes(export_bytes(RunStore(isolated_home).open(result.run_id), "html"))
+    target.write_bytes(export_bytes(run, "html"))
     return target
 
 
