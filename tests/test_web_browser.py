@@ -34,17 +34,29 @@ ARTEFACTS = (
 )
 
 
-@pytest.fixture
-def browser_page() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def browser(lab_research_run: Path) -> Iterator[Any]:
+    """One Chromium for the module. While Playwright's sync API is open no asyncio.run can
+    start on this thread, so the shared lab run (made with one) is made first."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
-        page.set_default_timeout(20_000)
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            yield page
+            yield launched
         finally:
-            browser.close()
+            launched.close()
+
+
+@pytest.fixture
+def browser_page(browser: Any) -> Iterator[Any]:
+    """A fresh page in a fresh context (no cookies or cache from another test)."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def test_start_watch_report_hover_and_snapshot(
