@@ -3,7 +3,9 @@ tests of fetching itself (marked ``paced``), quick pacing of requests to one hos
 
 from __future__ import annotations
 
+import asyncio
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +15,17 @@ import pytest
 import assay.models
 from assay.gather.fetch import client
 from assay.gather.fetch.pacing import Pacer
+from assay.lab import Lab
 from assay.redact import forget_secrets
 
 # Unit tests never reach a real model: a request fails unless a test allows it explicitly.
 assay.models.set_model_requests_allowed(False)
+
+# The suite starts many Python processes (xdist workers, CLI subprocesses, queue workers).
+# Under PYTHONDONTWRITEBYTECODE each one compiled assay and rewrote every test module anew,
+# about 3 s of CPU a process; the bytecode goes to the usual (git-ignored) __pycache__.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 pytest_plugins = ["lab_fixtures", "localllm_fixtures"]
 
@@ -37,18 +46,44 @@ def quick_pacing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
         monkeypatch.setattr(client, "Pacer", _quick_pacer)
 
 
-@pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    home = tmp_path / "assay-home"
-    home.mkdir()
+def _isolate(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ASSAY_* setting or provider key from outside; ``home`` as ASSAY_HOME, no fsync."""
     for name in list(os.environ):
         if name.startswith("ASSAY_") or name.upper().endswith(_KEY_SUFFIXES):
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("ASSAY_HOME", str(home))
     monkeypatch.setenv("ASSAY_FSYNC", "never")
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    home = tmp_path / "assay-home"
+    home.mkdir()
+    _isolate(home, monkeypatch)
     forget_secrets()  # a key one test registered must not mask another test's text
     yield home
     forget_secrets()
+
+
+LAB_TOPIC = "How tall is the Halvorsen Lighthouse?"
+
+
+@pytest.fixture(scope="session")
+def lab_research_run(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run directory of one extractive research run on LAB_TOPIC over the lab, made once
+    per test process for the tests that only read a finished run (copy it to change it)."""
+    from assay.config import load_settings
+    from assay.protocols.research import research_async
+
+    home = tmp_path_factory.mktemp("lab-run-home")
+    with pytest.MonkeyPatch.context() as patch:
+        _isolate(home, patch)
+        patch.setattr(client, "Pacer", _quick_pacer)
+        settings = load_settings(
+            home=home, search="searxng", searxng_url=lab.sites[0], allow_hosts=["127.0.0.0/8"]
+        )
+        result = asyncio.run(research_async(LAB_TOPIC, settings=settings))
+    return Path(result.run_dir)
 
 
 def make_run(home: Path, topic: str = "Sample topic", *, torn_log: bool = False) -> Path:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import shutil
@@ -12,9 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 from assay.cli import app
-from assay.config import load_settings
-from assay.lab import Lab
-from assay.protocols.research import research_async
 from assay.report.html import render_report_html, report_parts
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
 from assay.store.runs import RunStore
@@ -24,16 +20,10 @@ runner = CliRunner()
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
-@pytest.fixture(scope="module")
-def lab_run(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """One research run over the lab, shared by this module's tests: (home, run id)."""
-    home = tmp_path_factory.mktemp("export-home")
-    settings = load_settings(
-        home=home, search="searxng", searxng_url=lab.sites[0], allow_hosts=["127.0.0.0/8"],
-        fsync="never",
-    )  # fmt: skip
-    result = asyncio.run(research_async("How tall is the Halvorsen Lighthouse?", settings=settings))
-    return home, result.run_id
+@pytest.fixture
+def lab_run(lab_research_run: Path) -> tuple[Path, str]:
+    """The shared lab research run (read only here): (its home, its id)."""
+    return lab_research_run.parents[1], lab_research_run.name
 
 
 def claims_data(page: str) -> dict[str, dict[str, object]]:
@@ -43,9 +33,11 @@ def claims_data(page: str) -> dict[str, dict[str, object]]:
     return data
 
 
-def test_html_export_marks_every_claim_and_carries_its_quotes(lab_run: tuple[Path, str]) -> None:
+def test_html_export_marks_every_claim_and_carries_its_quotes(
+    lab_run: tuple[Path, str], tmp_path: Path
+) -> None:
     home, run_id = lab_run
-    target = home / "out.html"
+    target = tmp_path / "out.html"
     result = runner.invoke(app, ["export", run_id, "--home", str(home), "-o", str(target)])
     assert result.exit_code == 0, result.output
     page = target.read_text(encoding="utf-8")
@@ -69,14 +61,16 @@ def test_html_export_marks_every_claim_and_carries_its_quotes(lab_run: tuple[Pat
     assert "<link" not in page and "src=" not in page.split("<script>")[0]
 
 
-def test_md_and_json_exports_are_the_report_and_the_ledgers(lab_run: tuple[Path, str]) -> None:
+def test_md_and_json_exports_are_the_report_and_the_ledgers(
+    lab_run: tuple[Path, str], tmp_path: Path
+) -> None:
     home, run_id = lab_run
     run = RunStore(home).open(run_id)
-    md = home / "r.md"
+    md = tmp_path / "r.md"
     args = ["export", run_id, "--home", str(home), "--format", "md", "-o", str(md)]
     assert runner.invoke(app, args).exit_code == 0
     assert md.read_text(encoding="utf-8") == (run.dir / "report.md").read_text(encoding="utf-8")
-    out = home / "r.json"
+    out = tmp_path / "r.json"
     result = runner.invoke(app, ["export", run_id, f"--home={home}", "--format=json", f"-o{out}"])
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -114,9 +108,9 @@ def test_page_text_is_escaped_everywhere(isolated_home: Path) -> None:
 
 @pytest.mark.browser
 @pytest.mark.skipif(shutil.which("chromium") is None, reason="needs Debian's chromium")
-def test_pdf_export_prints_the_page(lab_run: tuple[Path, str]) -> None:
+def test_pdf_export_prints_the_page(lab_run: tuple[Path, str], tmp_path: Path) -> None:
     home, run_id = lab_run
-    out = home / "r.pdf"
+    out = tmp_path / "r.pdf"
     result = runner.invoke(app, ["export", run_id, f"--home={home}", "--format=pdf", f"-o{out}"])
     assert result.exit_code == 0, result.output
     assert out.read_bytes().startswith(b"%PDF-") and out.stat().st_size > 2000

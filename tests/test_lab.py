@@ -242,9 +242,10 @@ def test_close_wakes_slow_handlers() -> None:
     with serve_lab(_docs(), sites=1) as lab:
         worker = threading.Thread(target=lambda: get(lab.sites[0] + "/fault/slow?seconds=30"))
         worker.start()
-        deadline = time.monotonic() + 2
+        deadline = time.monotonic() + 20  # a loaded machine may take seconds to serve it
         while not lab.hits("/fault/slow") and time.monotonic() < deadline:
             time.sleep(0.01)
+        assert lab.hits("/fault/slow")  # the handler is in its wait when the lab closes
         stopping = time.monotonic()
     assert time.monotonic() - stopping < 1.0
     worker.join(timeout=2)

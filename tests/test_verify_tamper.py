@@ -3,11 +3,9 @@ and named, whatever the status of the claim it touches; an untouched run passes.
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,37 +13,18 @@ import pytest
 from typer.testing import CliRunner
 
 from assay.cli import app
-from assay.config import load_settings
-from assay.lab import Lab
 from assay.models import registry
 from assay.models.testing import ScriptedModel
-from assay.protocols.research import research_async
 
 runner = CliRunner()
-TOPIC = "How tall is the Halvorsen Lighthouse?"
 FALSE_TEXT = "The Eiffel Tower is a concrete pyramid in Berlin, Germany."
 
 
-@pytest.fixture(scope="module")
-def lab_run(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One research run over the lab (extractive engine), built once for the module."""
-    home = tmp_path_factory.mktemp("verify-home")
-    with pytest.MonkeyPatch.context() as patch:
-        for name in [n for n in os.environ if n.startswith("ASSAY_")]:
-            patch.delenv(name)
-        patch.setenv("ASSAY_FSYNC", "never")
-        settings = load_settings(
-            home=home, search="searxng", searxng_url=lab.sites[0], allow_hosts=["127.0.0.0/8"]
-        )
-        result = asyncio.run(research_async(TOPIC, settings=settings))
-    yield Path(result.run_dir)
-
-
 @pytest.fixture
-def run_copy(lab_run: Path, isolated_home: Path) -> Path:
-    """A fresh copy of the lab run in this test's home, to tamper with."""
-    target = isolated_home / "runs" / lab_run.name
-    shutil.copytree(lab_run, target)
+def run_copy(lab_research_run: Path, isolated_home: Path) -> Path:
+    """A fresh copy of the shared lab run in this test's home, to tamper with."""
+    target = isolated_home / "runs" / lab_research_run.name
+    shutil.copytree(lab_research_run, target)
     return target
 
 

@@ -6,7 +6,6 @@ test-artefacts/browser/ (or $ASSAY_TEST_ARTEFACTS)."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import shutil
@@ -35,17 +34,29 @@ ARTEFACTS = (
 )
 
 
-@pytest.fixture
-def browser_page() -> Iterator[Any]:
+@pytest.fixture(scope="module")
+def browser(lab_research_run: Path) -> Iterator[Any]:
+    """One Chromium for the module. While Playwright's sync API is open no asyncio.run can
+    start on this thread, so the shared lab run (made with one) is made first."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        page = browser.new_page(viewport={"width": 1100, "height": 900})
-        page.set_default_timeout(20_000)
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            yield page
+            yield launched
         finally:
-            browser.close()
+            launched.close()
+
+
+@pytest.fixture
+def browser_page(browser: Any) -> Iterator[Any]:
+    """A fresh page in a fresh context (no cookies or cache from another test)."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def test_start_watch_report_hover_and_snapshot(
@@ -88,15 +99,14 @@ def test_start_watch_report_hover_and_snapshot(
 
 
 @pytest.fixture
-def exported_report(lab: Lab, isolated_home: Path, tmp_path: Path) -> Path:
-    """A lab run exported as HTML (made before the browser's event loop starts)."""
-    from assay.protocols.research import research_async
+def exported_report(lab_research_run: Path, tmp_path: Path) -> Path:
+    """The shared lab run exported as HTML (made before the browser's event loop starts)."""
     from assay.report.export import export_bytes
     from assay.store.runs import RunStore
 
-    result = asyncio.run(research_async(TOPIC, settings=lab_settings(lab, isolated_home)))
+    run = RunStore(lab_research_run.parents[1]).open(lab_research_run.name)
     target = tmp_path / "report.html"
-    target.write_bytes(export_bytes(RunStore(isolated_home).open(result.run_id), "html"))
+    target.write_bytes(export_bytes(run, "html"))
     return target
 
 

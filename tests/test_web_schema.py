@@ -7,8 +7,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import schemathesis
-from hypothesis import HealthCheck, given, settings
 
 from assay.config import load_settings
 from assay.lab import Lab
@@ -18,6 +16,8 @@ from assay.web.testing import serve_in_thread
 
 @pytest.fixture(scope="module")
 def api_schema(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    import schemathesis  # here, not at collection: every test process would pay its import
+
     home = tmp_path_factory.mktemp("schema-home")
     config = ServerConfig(
         load_settings(home=home, search="searxng", searxng_url=lab.sites[0],
@@ -29,8 +29,10 @@ def api_schema(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Iterator[A
 
 
 def test_no_generated_request_is_a_server_error(api_schema: Any) -> None:
-    # schemathesis' own pytest integration does not load under this pytest; its case
-    # strategies under plain hypothesis do the same.
+    # schemathesis' own pytest integration does not load under this pytest (pyproject turns
+    # the plugin off); its case strategies under plain hypothesis do the same.
+    from hypothesis import HealthCheck, given, settings
+
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 10
     for operation in operations:
