@@ -225,8 +225,9 @@ class ContraryJudge:
         return Verdict("REFUTES", "Engineers finished the Zorbel bridge in 1931.")
 
 
-def test_the_page_a_claim_was_read_from_cannot_contradict_it(isolated_home: Path) -> None:
-    run = RunStore(isolated_home, fsync=False).create("bridge", "test", {})
+def quoted_run(home: Path, quote: str) -> Run:
+    """A run whose claim CLAIM was read from one page (SUPPORT), quoting ``quote`` there."""
+    run = RunStore(home, fsync=False).create("bridge", "test", {})
     source = SourceLedger(run.dir, fsync=False).add(
         url="http://a.test/1",
         final_url="http://a.test/1",
@@ -235,44 +236,8 @@ def test_the_page_a_claim_was_read_from_cannot_contradict_it(isolated_home: Path
         content_type="text/html",
         accessed_at="2026-11-29T00:00:00Z",
     )
-    quote = "Engineers finished the Zorbel bridge in 1931."
     start = SUPPORT.index(quote)
-    ClaimLedger(run.dir, fsync=False).append(
-        ClaimRecord.model_validate(
-            {
-                "id": "claim_001",
-                "text": CLAIM,
-                "confidence": "high",
-                "sourceIds": [source.id],
-                "evidence": [
-                    {
-                        "sourceId": source.id,
-                        "quote": quote,
-                        "start": start,
-                        "end": start + len(quote),
-                    }
-                ],
-            }
-        )
-    )
-    claim = verify(run, ContraryJudge())
-    # the judge misread its own source: that earns review, never "contradicted"
-    assert claim.status == "needs_review"
-    assert not [e for e in claim.evidence if e.stance == "refutes"]
-
-
-def test_a_claim_that_is_its_quote_word_for_word_needs_no_judge(isolated_home: Path) -> None:
-    run = RunStore(isolated_home, fsync=False).create("bridge", "test", {})
-    source = SourceLedger(run.dir, fsync=False).add(
-        url="http://a.test/1",
-        final_url="http://a.test/1",
-        title="Zorbel bridge",
-        text=SUPPORT,
-        content_type="text/html",
-        accessed_at="2026-11-29T00:00:00Z",
-    )
-    start = SUPPORT.index(CLAIM)
-    evidence = {"sourceId": source.id, "quote": CLAIM, "start": start, "end": start + len(CLAIM)}
+    evidence = {"sourceId": source.id, "quote": quote, "start": start, "end": start + len(quote)}
     ClaimLedger(run.dir, fsync=False).append(
         ClaimRecord.model_validate(
             {
@@ -284,6 +249,19 @@ def test_a_claim_that_is_its_quote_word_for_word_needs_no_judge(isolated_home: P
             }
         )
     )
+    return run
+
+
+def test_the_page_a_claim_was_read_from_cannot_contradict_it(isolated_home: Path) -> None:
+    run = quoted_run(isolated_home, "Engineers finished the Zorbel bridge in 1931.")
+    claim = verify(run, ContraryJudge())
+    # the judge misread its own source: that earns review, never "contradicted"
+    assert claim.status == "needs_review"
+    assert not [e for e in claim.evidence if e.stance == "refutes"]
+
+
+def test_a_claim_that_is_its_quote_word_for_word_needs_no_judge(isolated_home: Path) -> None:
+    run = quoted_run(isolated_home, CLAIM)
     model = ScriptedModel([])  # any judge call would fail: the script has no reply
     claim = verify(run, ModelJudge(model))
     assert model.requests == []
