@@ -81,3 +81,51 @@ def test_a_title_or_query_written_as_a_claim_becomes_its_sentence() -> None:
     assert [d.text for d in drafts] == [
         "Haymo of Faversham, O.F.M. (c. 1243), was an English Franciscan scholar."
     ]
+
+
+AIRPORTS = (
+    "Are Watertown International Airport and Alexandria International Airport both airports "
+    "in the same state?"
+)
+ALEXANDRIA = (
+    "Alexandria International Airport is a public use airport located west of Alexandria, "
+    "in Rapides Parish, Louisiana, United States. It serves the central region of the state."
+)
+WATERTOWN = (
+    "Watertown International Airport is a county owned, public use airport located in "
+    "Jefferson County, New York, United States. The airport is mostly used for general "
+    "aviation. Its runway was resurfaced after a storm."
+)
+
+
+def test_an_answer_written_as_a_claim_becomes_its_sentence() -> None:
+    sentence = ALEXANDRIA.split(". ")[0] + "."
+    yes = "Yes, Watertown International Airport and Alexandria International Airport are both "
+    assert echoes_question(yes + "airports in the same state.", sentence, AIRPORTS)
+    # One borrowed word, but one the page never uses: Watertown is not on this page.
+    assert echoes_question(
+        "Alexandria International Airport is near Watertown.", sentence, AIRPORTS, ALEXANDRIA
+    )
+    assert not echoes_question(
+        "Alexandria International Airport is in the state of Louisiana.",
+        sentence,
+        AIRPORTS,
+        ALEXANDRIA,
+    )
+    script = [{"claims": [{"claim": yes + "in Louisiana.", "sentence": 1}]}]
+    drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(AIRPORTS, ALEXANDRIA))
+    assert [d.text for d in drafts] == [sentence]
+
+
+def test_an_on_topic_page_the_model_drew_nothing_from_keeps_its_best_sentences() -> None:
+    model = ScriptedModel([{"claims": []}])
+
+    def on_topic(sentence: str) -> bool:
+        return relevance(AIRPORTS, sentence).relevant
+
+    drafts, by = asyncio.run(extract_on_topic(ModelExtractor(model), AIRPORTS, WATERTOWN, on_topic))
+    assert len(model.requests) == 1 and by == "extractive"
+    assert drafts and len(drafts) <= 2
+    assert drafts[0].text.startswith("Watertown International Airport is a county owned")
+    assert all(d.text == d.quote and on_topic(d.text) for d in drafts)
+    assert all(WATERTOWN[d.start : d.end] == d.quote for d in drafts)

@@ -115,13 +115,15 @@ class ModelExtractor(ModelStep):
         drafts: list[DraftClaim] = []
         for item in reply.claims[:max_claims]:
             source = picked[item.sentence - 1]
-            text = item.claim.strip()
-            if echoes_question(text, source.sentence, question) or not states_something(text):
+            claim = item.claim.strip()
+            if echoes_question(claim, source.sentence, question, text) or not (
+                states_something(claim)
+            ):
                 # The sentence it pointed at is what the page says: that is the claim. (A
                 # small model also wrote titles and queries, "Gallu demon facts", as claims.)
-                text = source.sentence
-            if all(d.text != text for d in drafts):
-                drafts.append(DraftClaim(text, source.sentence, source.start, source.end))
+                claim = source.sentence
+            if all(d.text != claim for d in drafts):
+                drafts.append(DraftClaim(claim, source.sentence, source.start, source.end))
         return drafts
 
 
@@ -133,7 +135,8 @@ async def extract_on_topic(
     *,
     max_claims: int = 3,
 ) -> tuple[list[DraftClaim], str]:
-    """The claims of ``text`` and the name of the extractor that drew them.
+    """The claims of ``text`` and the name of the extractor that drew them (the model's,
+    or ``extractive`` when the page cost no model call or the model drew nothing from it).
 
     A page none of whose most relevant sentences is on topic (``relevant``) costs no model
     call: the extractive picks are recorded instead, so the page stays in the ledger, and
@@ -142,11 +145,25 @@ async def extract_on_topic(
     the only claims a model drew from them echoed the question ("Lilu is a demon created by
     Gallu"): no source of an answer was among them.
     """
-    if extractor.name != ExtractiveExtractor.name and not any(
-        relevant(p.sentence) for p in pick_claims(question, text, max_claims=PASSAGE_SENTENCES)
-    ):
-        extractor = ExtractiveExtractor()
-    return await extractor.extract(question, text, max_claims=max_claims), extractor.name
+    extractive = ExtractiveExtractor()
+    if extractor.name == extractive.name:
+        return await extractive.extract(question, text, max_claims=max_claims), extractive.name
+    picks = pick_claims(question, text, max_claims=PASSAGE_SENTENCES)
+    if not any(relevant(p.sentence) for p in picks):
+        return await extractive.extract(question, text, max_claims=max_claims), extractive.name
+    drafts = await extractor.extract(question, text, max_claims=max_claims)
+    if drafts:
+        return drafts, extractor.name
+    # An on-topic page of which the model wrote nothing: asked "are both airports in the
+    # same state?", the local model listed no claim from the Watertown airport page (nothing
+    # on it answers the whole question), and the run lost "… located in Jefferson County,
+    # New York". The page's most relevant on-topic sentences stand as its claims instead.
+    on_topic = [p for p in picks if relevant(p.sentence)][:UNANSWERED_PAGE_CLAIMS]
+    return [DraftClaim(p.sentence, p.sentence, p.start, p.end) for p in on_topic], extractive.name
+
+
+UNANSWERED_PAGE_CLAIMS = 2
+"""Claims kept from an on-topic page the model drew none from (each costs judge calls)."""
 
 
 MIN_CLAIM_WORDS = 4
@@ -163,19 +180,27 @@ ECHOED_WORDS = 2
 ("founded" → "established"), two or more is the question's own frame."""
 
 
-def echoes_question(claim: str, sentence: str, question: str) -> bool:
-    """Whether ``claim`` fills the question's frame with words its sentence does not say.
+def echoes_question(claim: str, sentence: str, question: str, page: str = "") -> bool:
+    """Whether ``claim`` fills the question's frame with words its sentence does not say:
+    two or more of them, or one the whole ``page`` never uses, or a "yes"/"no" up front.
 
     The local 1.5B model answered "What language were books being translated into during
     the era of Haymo of Faversham?" with the claim "The language being translated into
     during the era of Haymo of Faversham was English", quoting "Haymo of Faversham … was an
     English Franciscan scholar": the claim's "language", "translated" and "era" came from
     the question, not from the page. Such a claim states what was asked, not what was read.
+    Asked "Are Watertown International Airport and Alexandria International Airport both
+    airports in the same state?", it wrote "Yes, Watertown … and Alexandria … are both
+    airports in the same state" from a page on the Alexandria airport that never names
+    Watertown.
     """
+    if [word.lower() for word in raw_words(claim)[:1]] in (["yes"], ["no"]):
+        return True
     stated = set(content_words(sentence))
     asked = set(content_words(question))
     borrowed = {word for word in content_words(claim) if word in asked and word not in stated}
-    return len(borrowed) >= ECHOED_WORDS
+    unread = borrowed - set(content_words(page)) if page else set()
+    return len(borrowed) >= ECHOED_WORDS or bool(unread)
 
 
 def record_claims(
