@@ -260,3 +260,30 @@ def test_a_model_answer_that_is_the_whole_claim_is_rejected() -> None:
     listing = ScriptedModel([{"answer": names, "claims": [1]}])
     found = answer("What actresses were involved in the scandal?", [scandal], model=listing)
     assert found.text == names  # type: ignore[attr-defined]
+
+
+AIRPORTS = [
+    claim(
+        1,
+        "Alexandria International Airport (IATA: KAEX, ICAO: AEX) is a public use airport "
+        "west of the central business district of Alexandria, in Rapides Parish, Louisiana, "
+        "United States.",
+    ),
+    claim(
+        2,
+        "Watertown International Airport (IATA: ART, ICAO: KART) is a county owned, public use "
+        "airport located in Jefferson County, New York, United States.",
+    ),
+    claim(3, "Ithaca Tompkins Regional Airport is a public airport located in Ithaca, New York."),
+]
+
+
+def test_the_same_state_is_not_the_country_both_are_in() -> None:
+    watertown, alexandria = "Watertown International Airport", "Alexandria International Airport"
+    ithaca = "Ithaca Tompkins Regional Airport"
+    different = f"Are {watertown} and {alexandria} in the same state?"
+    assert answer(different, AIRPORTS).text == "no"  # type: ignore[attr-defined]
+    same = f"Are {watertown} and {ithaca} in the same state?"
+    assert answer(same, AIRPORTS).text == "yes"  # type: ignore[attr-defined]
+    country = f"Are {watertown} and {alexandria} in the same country?"
+    assert answer(country, AIRPORTS).text == "yes"  # type: ignore[attr-defined]
