@@ -287,3 +287,25 @@ def test_the_same_state_is_not_the_country_both_are_in() -> None:
     assert answer(same, AIRPORTS).text == "yes"  # type: ignore[attr-defined]
     country = f"Are {watertown} and {alexandria} in the same country?"
     assert answer(country, AIRPORTS).text == "yes"  # type: ignore[attr-defined]
+
+
+def test_how_many_times_is_never_a_day_an_ordinal_or_a_year() -> None:
+    claims = [
+        claim(1, "John Downer (6 July 1843 – 2 August 1915) was a South Australian politician."),
+        claim(2, "The 1939 all-star game was the 27th consecutive time the premier met there."),
+        claim(3, "John Downer was the Premier of South Australia twice, from 1885 until 1887."),
+    ]
+    question = "How many times was the politician John Downer premier?"
+    assert answer(question, claims).text == "twice"  # type: ignore[attr-defined]
+    assert answer(question, claims[:2]).text == ""  # type: ignore[attr-defined]
+
+
+def test_a_year_the_question_gives_is_not_the_year_it_asks_for() -> None:
+    claims = [
+        claim(1, "Do Lafzon Ki Kahani is a 2016 Indian film released in June 2016."),
+        claim(2, "Always, the Korean film Do Lafzon Ki Kahani remakes, was released in 2011."),
+        claim(3, "Tere Naam is a 2003 Indian film."),
+    ]
+    question = "Do Lafzon Ki Kahani is a 2016 film, a remake of Always, released in which year?"
+    assert answer(question, claims).text == "2011"  # type: ignore[attr-defined]
+    assert answer(question, [claims[0], claims[2]]).text == ""  # type: ignore[attr-defined]

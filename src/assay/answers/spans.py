@@ -28,7 +28,7 @@ _DATE = re.compile(
     r"\d{1,2}(?:st|nd|rd|th) century|1\d{3}|20\d{2}|\d{3,4}s)\b"
 )
 _DATED_SUBJECT = re.compile(
-    r"^[^.;]{1,80}? (?:is|was) (?:an?|the) (?:[A-Z][a-z]+ )?(?:1\d{3}|20\d{2}) [A-Za-z]"
+    r"^([^.;]{1,80}?) (?:is|was) (?:an?|the) (?:[A-Z][a-z]+ )?(?:1\d{3}|20\d{2}) [A-Za-z]"
 )  # "X is a 1998 book", "Y was a 2004 American film": the year the subject came out
 _EVENT_SYNONYMS = (
     "found form establish create start launch incorporate",
@@ -51,6 +51,7 @@ _UNIT = re.compile(r" (?!and\b|or\b|in\b|of\b|the\b)[a-z]+\b")
 _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 _PLACE_CUES = word_set("in at from near of based born located headquartered")
 _ASKING = word_set("both also same either one")
+_COUNTING = {stem(w) for w in ("many", "much", "time", "number", "amount", "total")}
 _SIDE_COVERAGE = 0.5
 _CANDIDATE_CLAIMS = 6
 _NEAR = 60  # characters around a span whose question words vouch for it
@@ -87,18 +88,22 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     for item in ranked[:_CANDIDATE_CLAIMS]:
         text = item.claim.text
         anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
-        if shape.kind in ("when", "number") and not _speaks_of(shape, asking, text):
+        if shape.kind in ("when", "number") and not _speaks_of(shape, asking, text, asked):
             # a date or number answers only if its claim speaks of what is asked: for
             # "when did the plant open?", "a fish ladder was added in 2019" is no answer
             continue
         for start, span in _candidates(shape, text):
             if shape.kind in ("who", "where", "what") and (_echoes(span, asked) or span in bridges):
                 continue
+            if shape.kind in ("when", "number") and _given(span, question):
+                continue  # "… is a 2016 film, a remake of a film released in which year?"
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
             bonus = 1.2 if shape.kind == "where" and _after_place_cue(text, start) else 1.0
             if shape.kind == "number" and _YEAR.fullmatch(span):
-                bonus = 0.3  # "how many" is rarely answered by a year
+                if not shape.direction:
+                    continue  # "how many times": "the 1939 All-Star Game" counts nothing
+                bonus = 0.3  # "how long", "how tall" are rarely answered by a year
             words = content_words(span)
             # a name sharing a word with the question is less likely the answer, but a
             # daughter may share her father's name ("Antara Mali" for "Jagdish Mali")
@@ -114,7 +119,7 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     return Span(best[1], best[2]) if best else None
 
 
-def _speaks_of(shape: Shape, asking: set[str], text: str) -> bool:
+def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bool:
     """Whether a claim speaks of what a "when" or "how many" question asks: it names the
     question's event or a word for the same event ("formed" for "founded"), or dates its
     subject outright ("How to Eat is a 1998 book"); without an event, it holds every word
@@ -122,8 +127,19 @@ def _speaks_of(shape: Shape, asking: set[str], text: str) -> bool:
     stems = set(content_words(text))
     if shape.event:
         event = _event_key(stem(shape.event))
-        return event in {_event_key(s) for s in stems} or bool(_DATED_SUBJECT.search(text))
-    return asking <= stems
+        dated = _DATED_SUBJECT.search(text)
+        # the subject dated must be one the question names, not "Tere Naam is a 2003 film"
+        named = dated is not None and bool(set(content_words(dated.group(1))) & asked)
+        return event in {_event_key(s) for s in stems} or named
+    wanted = asking - _COUNTING
+    return len(wanted & stems) * 2 >= len(wanted)
+
+
+def _given(span: str, question: str) -> bool:
+    """Whether the question itself states ``span``, or the year of the date it is."""
+    years = _YEAR.findall(span)
+    wanted = years[-1:] if years and not _YEAR.fullmatch(span) else [span]
+    return any(re.search(rf"\b{re.escape(w)}\b", question) for w in wanted)
 
 
 def _event_key(word_stem: str) -> str:
@@ -134,8 +150,13 @@ def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
     if shape.kind == "when":
         return [(m.start(), m.group()) for m in _DATE.finditer(text)]
     if shape.kind == "number":
+        # the day of "25 April 1845" is no count
+        dated = [m.span() for m in _DATE.finditer(text) if re.search(r"[A-Za-z]", m.group())]
         quantities = []
         for match in _QUANTITY.finditer(text):
+            ordinal = text[match.end() : match.end() + 2] in ("st", "nd", "rd", "th")
+            if ordinal or any(start <= match.start() < end for start, end in dated):
+                continue  # "the 27th consecutive time" counts nothing either
             unit = _UNIT.match(text, match.end()) if shape.direction == "measure" else None
             span = match.group() + (unit.group() if unit else "")
             quantities.append((match.start(), span.rstrip(".,")))
