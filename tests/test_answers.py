@@ -309,3 +309,18 @@ def test_a_year_the_question_gives_is_not_the_year_it_asks_for() -> None:
     question = "Do Lafzon Ki Kahani is a 2016 film, a remake of Always, released in which year?"
     assert answer(question, claims).text == "2011"  # type: ignore[attr-defined]
     assert answer(question, [claims[0], claims[2]]).text == ""  # type: ignore[attr-defined]
+
+
+def test_a_claim_that_defines_its_subject_as_asked_names_the_answer() -> None:
+    claims = [
+        claim(1, "Simon & Simon starred Jameson Parker and an English actor from Leeds."),
+        claim(2, "Gerald Lee McRaney (born 1947) is an American television and movie actor."),
+    ]
+    question = "Simon & Simon starred which television and movie actor from the US?"
+    assert answer(question, claims).text == "Gerald Lee McRaney"  # type: ignore[attr-defined]
+    album = claim(
+        3, "Return of the Vampire is a compilation album of rare demo tracks by Mercyful Fate."
+    )
+    band = "Which Danish heavy metal band released a compilation album of rare demo tracks?"
+    # the album is defined by the question's words, but not as a band
+    assert answer(band, [album]).text == "Mercyful Fate"  # type: ignore[attr-defined]

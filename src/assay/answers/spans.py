@@ -6,7 +6,10 @@ already contain, a yes/no question with yes or no after checking each thing it n
 "which … A or B" question with A or B.
 Among a claim's candidate spans the one nearest the question's own words wins (in
 "… directed by Stephen King" the name follows "directed"), weighed by how relevant the
-claim is. Nothing is guessed: when no relevant claim has such a span there is no answer.
+claim is; a claim that defines its subject as the question describes what it asks for
+("X is an American television and movie actor" for "which television and movie actor …?")
+names the answer with that subject. Nothing is guessed: when no relevant claim has such a
+span there is no answer.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 
 from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked, subject
-from assay.text import content_words, raw_words, stem, word_set
+from assay.text import STOP_WORDS, content_words, raw_words, stem, word_set
 
 _MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|"
@@ -54,6 +57,7 @@ _ASKING = word_set("both also same either one")
 _COUNTING = {stem(w) for w in ("many", "much", "time", "number", "amount", "total")}
 _SIDE_COVERAGE = 0.5
 _CANDIDATE_CLAIMS = 6
+_DEFINITION_CLAIMS = 10  # a claim defining its subject as asked is read from further down
 _NEAR = 60  # characters around a span whose question words vouch for it
 
 
@@ -85,21 +89,37 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     # a bridge (the subject a two-claim chain passes through) leads to the answer
     bridges = {subject(r.claim.text) for r in ranked[:_CANDIDATE_CLAIMS] if len(r.basis) > 1}
     best: tuple[float, str, tuple[str, ...]] | None = None
-    for item in ranked[:_CANDIDATE_CLAIMS]:
+    described = _described(question) if shape.kind in ("who", "what", "where") else None
+    definitions = {
+        item.claim.id: _defined_subject(item.claim.text, described)
+        for item in ranked[:_DEFINITION_CLAIMS]
+        if described is not None
+    }
+    candidates = [
+        item
+        for index, item in enumerate(ranked)
+        if index < _CANDIDATE_CLAIMS or definitions.get(item.claim.id, ("", 0))[0]
+    ]
+    for item in candidates:
         text = item.claim.text
+        defined, shared = definitions.get(item.claim.id, ("", 0))
         anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
         if shape.kind in ("when", "number") and not _speaks_of(shape, asking, text, asked):
             # a date or number answers only if its claim speaks of what is asked: for
             # "when did the plant open?", "a fish ladder was added in 2019" is no answer
             continue
         for start, span in _candidates(shape, text):
-            if shape.kind in ("who", "where", "what") and (_echoes(span, asked) or span in bridges):
+            bridge = span in bridges and span != defined  # defined as asked: the answer
+            if shape.kind in ("who", "where", "what") and (_echoes(span, asked) or bridge):
                 continue
             if shape.kind in ("when", "number") and _given(span, question):
                 continue  # "… is a 2016 film, a remake of a film released in which year?"
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
             bonus = 1.2 if shape.kind == "where" and _after_place_cue(text, start) else 1.0
+            if start == 0 and span == defined:
+                bonus = 1.0 + shared  # "X is an American company that designs …" for
+                # "What is an American company that designs …?": X is what is asked for
             if shape.kind == "number" and _YEAR.fullmatch(span):
                 if not shape.direction:
                     continue  # "how many times": "the 1939 All-Star Game" counts nothing
@@ -117,6 +137,51 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
             if best is None or score > best[0]:
                 best = (score, span, item.basis)
     return Span(best[1], best[2]) if best else None
+
+
+_WHICH = re.compile(r"\b(?:which|what)(?: (?:is|was|are|were))?(?: (?:an?|the))?\b(.*)", re.I)
+_DEFINITION = re.compile(r" (?:is|was|are|were) (?:an?|the) (.+)")
+_DESCRIPTOR_WORDS = 3  # "Canadian actress known for …": a class and two of its features
+
+
+@dataclass(frozen=True)
+class _Description:
+    """What a "which …"/"what …" question asks for: the noun phrase right after it
+    ("Danish heavy metal band") and all the words that follow ("… from Copenhagen")."""
+
+    phrase: frozenset[str]
+    words: frozenset[str]
+
+
+def _described(question: str) -> _Description:
+    match = _WHICH.search(question)
+    if match is None:
+        return _Description(frozenset(), frozenset())
+    after = raw_words(match.group(1))
+    phrase: list[str] = []
+    for word in after:
+        if word.lower() in STOP_WORDS - {"and"}:
+            break
+        phrase.append(word)
+    return _Description(
+        frozenset(content_words(" ".join(phrase))), frozenset(content_words(match.group(1)))
+    )
+
+
+def _defined_subject(text: str, described: _Description) -> tuple[str, int]:
+    """The subject of a claim that defines it as the question's noun phrase ("Gerald
+    McRaney (born 1947) is an American television and movie actor"), with how many of the
+    question's words the definition shares; ("", 0) when it does not define it so."""
+    name = subject(text)
+    definition = _DEFINITION.search(text)
+    if not name or not described.phrase or definition is None:
+        return "", 0
+    defining = set(content_words(definition.group(1)))
+    in_phrase = len(described.phrase & defining)
+    shared = len(described.words & defining)
+    if in_phrase < min(2, len(described.phrase)) or shared < _DESCRIPTOR_WORDS:
+        return "", 0
+    return name, shared
 
 
 def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bool:
