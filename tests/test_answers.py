@@ -324,3 +324,20 @@ def test_a_claim_that_defines_its_subject_as_asked_names_the_answer() -> None:
     band = "Which Danish heavy metal band released a compilation album of rare demo tracks?"
     # the album is defined by the question's words, but not as a band
     assert answer(band, [album]).text == "Mercyful Fate"  # type: ignore[attr-defined]
+
+
+def test_the_name_standing_where_the_question_asks_is_the_answer() -> None:
+    claims = [
+        claim(1, "Edward Stanley, 3rd Earl of Derby, was an English nobleman and politician."),
+        claim(
+            2,
+            "Edward Stafford, 4th Baron Stafford (1572 – 16 September 1625) was the son of "
+            "Edward Stafford, 3rd Baron Stafford and Mary Stanley, daughter of Edward Stanley, "
+            "3rd Earl of Derby and Dorothy Howard.",
+        ),
+    ]
+    question = (
+        "Name the mother of Edward Stafford, 4th Baron Stafford, who was the daughter of the "
+        "English nobleman and politician Edward Stanley, 3rd Earl of Derby?"
+    )
+    assert answer(question, claims).text == "Mary Stanley"  # type: ignore[attr-defined]

@@ -100,6 +100,7 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
         for index, item in enumerate(ranked)
         if index < _CANDIDATE_CLAIMS or definitions.get(item.claim.id, ("", 0))[0]
     ]
+    slot = _slot(question) if shape.kind in ("who", "what", "where") else None
     for item in candidates:
         text = item.claim.text
         defined, shared = definitions.get(item.claim.id, ("", 0))
@@ -133,7 +134,9 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
                 for m in _word_matches(text)
                 if abs(m.start() - start) <= _NEAR and not start <= m.start() < start + len(span)
             } & asking
-            score = item.score * bonus * fresh * (1 + len(near)) / (1 + distance / 80)
+            # a subject defined as asked is the slot's filler, whatever stands around it
+            fills = 3 if span == defined else _fills_slot(slot, text, start, start + len(span))
+            score = item.score * bonus * fresh * (1 + len(near)) * fills / (1 + distance / 80)
             if best is None or score > best[0]:
                 best = (score, span, item.basis)
     return Span(best[1], best[2]) if best else None
@@ -151,6 +154,34 @@ class _Description:
 
     phrase: frozenset[str]
     words: frozenset[str]
+
+
+_WH_WORDS = word_set("what which who whom where")
+_SLOT_WORDS = 2  # content words read on each side of the question's "what"
+_SLOT_WINDOW = 4  # tokens read on each side of a candidate span
+
+
+def _slot(question: str) -> tuple[set[str], set[str]]:
+    """The words right before and right after the question's "what"/"who" ("starred in"
+    and "for seven years" in "… starred in what for seven years?")."""
+    tokens = raw_words(question)
+    at = next((i for i, t in enumerate(tokens) if t.lower() in _WH_WORDS), None)
+    if at is None:
+        return set(), set()
+    before = [s for t in tokens[max(0, at - 3) : at] for s in content_words(t)]
+    after = [s for t in tokens[at + 1 : at + 4] for s in content_words(t)]
+    return set(before[-_SLOT_WORDS:]), set(after[:_SLOT_WORDS])
+
+
+def _fills_slot(slot: tuple[set[str], set[str]] | None, text: str, start: int, end: int) -> int:
+    """1, plus 1 for each side of a span whose neighbours repeat the words around the
+    question's slot ("starred in the sitcom "Mad About You" for seven years": both sides)."""
+    if slot is None:
+        return 1
+    before = {s for t in raw_words(text[:start])[-_SLOT_WINDOW:] for s in content_words(t)}
+    after = {s for t in raw_words(text[end:])[:_SLOT_WINDOW] for s in content_words(t)}
+    words = slot[0] | slot[1]  # either side: "who wrote a song" / "a song written by X"
+    return 1 + bool(words & before) + bool(words & after)
 
 
 def _described(question: str) -> _Description:
