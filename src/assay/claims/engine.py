@@ -8,7 +8,9 @@ independent origins; and the status follows from all of that (``status.decide_st
 Corroborating sources (``claims.corroborate``) are judged the same way and attached only
 when their verdict stands; a refutation, or a corroborator's support, about another subject
 (``claims.conflict``) counts for nothing, and a "support" that gives another value for the
-claim's date, place, number or name is no support.
+claim's date, place, number or name is no support. A judge's REFUTES stands only on a
+disagreement code can see (``claims.disagreement``: a negation or antonym, another number,
+another value for the same slot), and its SUPPORTS never on one.
 Statuses are staged in memory and claims.jsonl is rewritten atomically at checkpoints
 (every ``CHECKPOINT_SECONDS``, or twenty times as long as the last rewrite took, if that
 is longer) and when the pass ends, however it ends: an interrupted
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from assay.claims import conflict
 from assay.claims.compare import Comparer
 from assay.claims.corroborate import CorroborationPool
+from assay.claims.disagreement import disagreement
 from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict, WholeSourceJudge
 from assay.claims.mechanical import CheckResult, mechanical_checks
@@ -239,16 +242,23 @@ class VerificationEngine:
                 # "484 people were killed" in an 1896 outbreak neither refutes nor
                 # corroborates "15 people died" in the 2012 one: another subject.
                 located = None
+            elif verdict.label == "REFUTES" and not disagreement(claim, verdict.quote):
+                # A refutation code cannot see (no negation, antonym, other number or
+                # other value for the same slot) is a judge's impression: the local model
+                # "refuted" claims with sentences that only shared their topic.
+                located = None
+                unsure = True
             elif verdict.label == "REFUTES" and not await self._compared_same(
                 claim, verdict.quote, _extracted_from(record_of_claim, sources), title
             ):
                 located = None
                 unsure = True
-            elif verdict.label == "SUPPORTS" and conflict.slot_conflicts(
-                subject, conflict.read(verdict.quote, title)
+            elif verdict.label == "SUPPORTS" and (
+                conflict.slot_conflicts(subject, conflict.read(verdict.quote, title))
+                or disagreement(claim, verdict.quote)
             ):
-                # "located in Paris" does not support "located in Berlin", whatever a
-                # judge (or a page that told it to) says.
+                # "located in Paris" does not support "located in Berlin", nor "not
+                # accelerating" "accelerating", whatever a judge (or a page) says.
                 located = None
                 unsure = True
             if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:

@@ -19,19 +19,12 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.claims import conflict
-from assay.claims.agreement import (
-    NumberAgreement,
-    antonym_flips,
-    canonical,
-    compare_numbers,
-    negation_count,
-)
+from assay.claims.agreement import NumberAgreement, antonym_flips, compare_numbers
+from assay.claims.disagreement import partial, polarity, slot_conflict, stems_of
 from assay.claims.judge import Label, Verdict
 from assay.engines.extractive.embeddings import Similarity, load_similarity
 from assay.text import (
     Sentence,
-    content_words,
     is_question,
     looks_like_instruction,
     split_sentences,
@@ -120,7 +113,7 @@ class ExtractiveJudge:
 
     def decide(self, claim: str, evidence: str) -> Verdict:
         """The verdict, computed synchronously (the work is CPU-only and quick)."""
-        stems = {canonical(s) for s in content_words(claim)}
+        stems = stems_of(claim)
         sentences = [s for s in split_sentences(evidence) if not looks_like_instruction(s.text)]
         if not stems or not sentences:
             return Verdict("NOT_ENOUGH_INFO", "", True, "nothing to compare")
@@ -135,7 +128,7 @@ class ExtractiveJudge:
         Coverage is cheap and ranks every sentence; only a shortlist gets the full reading
         (numbers, polarity) and, with the extra, embeddings — a long page stays fast.
         """
-        found = [{canonical(w) for w in content_words(s.text)} for s in sentences]
+        found = [stems_of(s.text) for s in sentences]
         cover = [_coverage(stems, f)[0] for f in found]
         shortlist = sorted(range(len(sentences)), key=lambda i: (-cover[i], i))[:SHORTLIST]
         singles = [
@@ -208,39 +201,23 @@ def _closeness(reading: _Reading, t: Thresholds) -> float:
 
 def _read(claim: str, stems: set[str], evidence: str, start: int, end: int) -> _Reading:
     text = evidence[start:end]
-    found = {canonical(s) for s in content_words(text)}
-    flips = antonym_flips(stems, found)
+    found = stems_of(text)
     coverage, density = _coverage(stems, found)
-    shared = {s for s in stems if s in found or _partial(s, found)}
-    negation_mismatch = negation_count(claim, shared) % 2 != negation_count(text, stems) % 2
-    flipped = negation_mismatch != (len(flips) % 2 == 1)
-    mixed = not flipped and (negation_mismatch or bool(flips))
+    signs = polarity(claim, stems, text, found)
     question = is_question(text)
     numbers = compare_numbers(claim, text)
-    slot_conflict = _slot_conflict(claim, text)
-    return _Reading(start, end, coverage, density, flipped, mixed, question, numbers, slot_conflict)
-
-
-def _slot_conflict(claim: str, text: str) -> bool:
-    ours, theirs = conflict.read(claim), conflict.read(text)
-    if not conflict.same_subject(ours, theirs):
-        return False
-    return any(c.kind != "number" for c in conflict.slot_conflicts(ours, theirs))
+    return _Reading(
+        start, end, coverage, density, signs.flipped, signs.mixed, question, numbers,
+        slot_conflict(claim, text),
+    )  # fmt: skip
 
 
 def _coverage(stems: set[str], found: set[str]) -> tuple[float, float]:
     """The share of the claim's stems the passage has (an antonym counts: it is the same
     slot, filled the other way), and the share of the passage's stems that are the claim's."""
     flips = antonym_flips(stems, found)
-    matched = len(flips) + sum(1.0 if s in found else _partial(s, found) for s in stems - flips)
+    matched = len(flips) + sum(1.0 if s in found else partial(s, found) for s in stems - flips)
     return matched / len(stems), matched / max(len(found), 1)
-
-
-def _partial(word_stem: str, found: set[str]) -> float:
-    """Partial credit for a shared 5-letter prefix ("scientist" / "science")."""
-    if len(word_stem) < 5:
-        return 0.0
-    return 0.7 if any(f[:5] == word_stem[:5] and len(f) >= 5 for f in found) else 0.0
 
 
 def _with_similarity(reading: _Reading, similarity: float) -> _Reading:
