@@ -8,7 +8,7 @@ answer whose ``found`` is false and whose claim ids are the closest evidence.
 
 Only claims a source supports and that were not recorded as off-topic are used
 (ranking.py). With a model the answer comes from a checked typed step (model_step.py);
-when it has none, or without a model, from span extraction (spans.py).
+when it has none, or without a model, from span extraction (spans.py, comparisons.py).
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from assay.answers.comparisons import choice, yes_no
 from assay.answers.kinds import Shape, shape_of
 from assay.answers.model_step import model_answer
-from assay.answers.ranking import rank, usable
-from assay.answers.spans import extract
+from assay.answers.ranking import Ranked, rank, usable
+from assay.answers.spans import Span, best_span
 from assay.budget import Budget
 from assay.models import Model
 from assay.models.step import ModelStep
@@ -64,7 +65,18 @@ async def answer_question(
         span = await model_answer(step, question, shape, ranked[:MODEL_CLAIMS])
         if span is not None:
             return Answer(span.text, span.claim_ids, f"model:{model.name}")
-    span = extract(question, shape, ranked)
+    span = _extract(question, shape, ranked)
     if span is not None:
         return Answer(span.text, span.claim_ids, f"extractive:{shape.kind}")
     return Answer("", ranked[0].basis, "none")
+
+
+def _extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    """The answer without a model, from ``ranked`` claims (best first), or ``None``."""
+    if shape.kind == "yesno":
+        return yes_no(question, shape, ranked)
+    if shape.kind == "choice":
+        return choice(question, shape, ranked)
+    if shape.kind == "how":
+        return Span(" ".join(ranked[0].claim.text.split()), ranked[0].basis)
+    return best_span(question, shape, ranked)

@@ -2,8 +2,7 @@
 
 A "when" question is answered with a date, "how many" with a number, "how" or "why" with
 the claim that explains, "who", "where" and "what" with a name that the question does not
-already contain, a yes/no question with yes or no after checking each thing it names, a
-"which … A or B" question with A or B.
+already contain (yes/no questions and "which … A or B" choices: comparisons.py).
 Among a claim's candidate spans the one nearest the question's own words wins (in
 "… directed by Stephen King" the name follows "directed"), weighed by how relevant the
 claim is; a claim that defines its subject as the question describes what it asks for
@@ -44,18 +43,16 @@ _EVENT_SYNONYMS = (
     "write compose",
 )
 _EVENT_WORDS = {stem(w): stem(group.split()[0]) for group in _EVENT_SYNONYMS for w in group.split()}
-_YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
-_QUANTITY = re.compile(
+YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
+QUANTITY = re.compile(
     r"\b\d[\d,.]*(?: (?:million|billion|thousand|hundred|percent|per cent))?"
     r"|\b(?:once|twice|thrice|(?:one|two|three|four|five|six|seven|eight|nine|ten)-time)\b",
     re.IGNORECASE,
 )
 _UNIT = re.compile(r" (?!and\b|or\b|in\b|of\b|the\b)[a-z]+\b")
 _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
-_PLACE_CUES = word_set("in at from near of based born located headquartered")
-_ASKING = word_set("both also same either one")
+PLACE_CUES = word_set("in at from near of based born located headquartered")
 _COUNTING = {stem(w) for w in ("many", "much", "time", "number", "amount", "total")}
-_SIDE_COVERAGE = 0.5
 _CANDIDATE_CLAIMS = 6
 _DEFINITION_CLAIMS = 10  # a claim defining its subject as asked is read from further down
 _NEAR = 60  # characters around a span whose question words vouch for it
@@ -69,20 +66,7 @@ class Span:
     claim_ids: tuple[str, ...]
 
 
-def extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
-    """The answer to ``question`` from ``ranked`` claims (best first), or ``None``."""
-    if not ranked:
-        return None
-    if shape.kind == "yesno":
-        return _yes_no(question, shape, ranked)
-    if shape.kind == "choice":
-        return _choice(question, shape, ranked)
-    if shape.kind == "how":
-        return Span(" ".join(ranked[0].claim.text.split()), ranked[0].basis)
-    return _best_span(question, shape, ranked)
-
-
-def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     asked = set(content_words(question))
     # the words that say what is asked ("founded", "father"), not the names it gives
     asking = asked - {w for n in names_in(question, skip_first=True) for w in content_words(n)}
@@ -104,14 +88,14 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     for item in candidates:
         text = item.claim.text
         defined, shared = definitions.get(item.claim.id, ("", 0))
-        anchors = [m.start() for m in _word_matches(text) if _stemmed(m.group()) in asked]
+        anchors = [m.start() for m in word_matches(text) if _stemmed(m.group()) in asked]
         if shape.kind in ("when", "number") and not _speaks_of(shape, asking, text, asked):
             # a date or number answers only if its claim speaks of what is asked: for
             # "when did the plant open?", "a fish ladder was added in 2019" is no answer
             continue
         for start, span in _candidates(shape, text):
             bridge = span in bridges and span != defined  # defined as asked: the answer
-            if shape.kind in ("who", "where", "what") and (_echoes(span, asked) or bridge):
+            if shape.kind in ("who", "where", "what") and (echoes(span, asked) or bridge):
                 continue
             if shape.kind in ("when", "number") and _given(span, question):
                 continue  # "… is a 2016 film, a remake of a film released in which year?"
@@ -121,7 +105,7 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
             if start == 0 and span == defined:
                 bonus = 1.0 + shared  # "X is an American company that designs …" for
                 # "What is an American company that designs …?": X is what is asked for
-            if shape.kind == "number" and _YEAR.fullmatch(span):
+            if shape.kind == "number" and YEAR.fullmatch(span):
                 if not shape.direction:
                     continue  # "how many times": "the 1939 All-Star Game" counts nothing
                 bonus = 0.3  # "how long", "how tall" are rarely answered by a year
@@ -131,7 +115,7 @@ def _best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
             fresh = 0.5 + 0.5 * sum(w not in asked for w in words) / len(words) if words else 1.0
             near = {
                 _stemmed(m.group())
-                for m in _word_matches(text)
+                for m in word_matches(text)
                 if abs(m.start() - start) <= _NEAR and not start <= m.start() < start + len(span)
             } & asking
             # a subject defined as asked is the slot's filler, whatever stands around it
@@ -233,8 +217,8 @@ def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bo
 
 def _given(span: str, question: str) -> bool:
     """Whether the question itself states ``span``, or the year of the date it is."""
-    years = _YEAR.findall(span)
-    wanted = years[-1:] if years and not _YEAR.fullmatch(span) else [span]
+    years = YEAR.findall(span)
+    wanted = years[-1:] if years and not YEAR.fullmatch(span) else [span]
     return any(re.search(rf"\b{re.escape(w)}\b", question) for w in wanted)
 
 
@@ -249,7 +233,7 @@ def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
         # the day of "25 April 1845" is no count
         dated = [m.span() for m in _DATE.finditer(text) if re.search(r"[A-Za-z]", m.group())]
         quantities = []
-        for match in _QUANTITY.finditer(text):
+        for match in QUANTITY.finditer(text):
             ordinal = text[match.end() : match.end() + 2] in ("st", "nd", "rd", "th")
             if ordinal or any(start <= match.start() < end for start, end in dated):
                 continue  # "the 27th consecutive time" counts nothing either
@@ -268,163 +252,7 @@ def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
     return found
 
 
-def _yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
-    """Yes when every thing the question names has a claim stating what it asks; for
-    "the same …" both sides must state the same name (a state, a country)."""
-    sides = [s for s in shape.options if content_words(s)]
-    if not sides:
-        return None
-    named = set().union(*(content_words(s) for s in sides))
-    asked = [w for w in content_words(question) if w not in named and w not in _ASKING]
-    evidence = [_about(side, ranked, sides) for side in sides]
-    if any(not claims for claims in evidence):
-        return None
-    basis = tuple(dict.fromkeys(c.claim.id for claims in evidence for c in claims[:1]))
-    if shape.direction and len(sides) == 2:
-        measured = [_measure(shape.direction, claims) for claims in evidence]
-        if measured[0] is None or measured[1] is None:
-            return None
-        first_wins = (
-            measured[0] < measured[1]
-            if shape.direction in ("earlier", "less")
-            else measured[0] > measured[1]
-        )
-        return Span("yes" if first_wins else "no", basis)
-    attribute = _same_what(question)
-    if attribute in _PLACE_LEVELS:
-        shared = _shared_places(evidence, broadest_counts=_PLACE_LEVELS[attribute] == 1)
-        return Span("yes" if shared else "no", basis)
-    if attribute:
-        values = [_values(claims, question) for claims in evidence]
-        return Span("yes" if set.intersection(*values) else "no", basis)
-    holds = [
-        max(_coverage(asked, c.claim.text) for c in claims) >= _SIDE_COVERAGE for claims in evidence
-    ]
-    return Span("yes" if all(holds) else "no", basis)
-
-
-def _choice(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
-    """The option whose claims decide the comparison: the earlier (or later) year, the
-    larger (or smaller) number, or else the one whose claims state what is asked."""
-    evidence = {option: _about(option, ranked, shape.options) for option in shape.options}
-    known = {option: claims for option, claims in evidence.items() if claims}
-    if not known:
-        return None
-    if shape.direction in ("earlier", "later", "more", "less") and len(known) == len(evidence):
-        measured = {o: _measure(shape.direction, claims) for o, claims in known.items()}
-        if all(value is not None for value in measured.values()):
-            pick = (min if shape.direction in ("earlier", "less") else max)(
-                measured, key=lambda o: measured[o] or 0.0
-            )
-            basis = tuple(claims[0].claim.id for claims in known.values())
-            return Span(pick, basis)
-    named = set().union(*(content_words(o) for o in shape.options))
-    asked = [w for w in content_words(question) if w not in named]
-    scores = {o: max(_coverage(asked, c.claim.text) for c in claims) for o, claims in known.items()}
-    pick = max(scores, key=lambda o: scores[o])
-    if scores[pick] == 0.0:
-        return None
-    return Span(pick, (known[pick][0].claim.id,))
-
-
-def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> list[Ranked]:
-    """Claims that name ``thing`` (half of its words, or of the words no other side has:
-    "Watertown International Airport" is not named by a claim on "Alexandria International
-    Airport"), in rank order."""
-    wanted = set(content_words(thing))
-    others = set().union(*(content_words(s) for s in sides if s != thing))
-    wanted = (wanted - others) or wanted
-    return [r for r in ranked if len(wanted & set(content_words(r.claim.text))) * 2 >= len(wanted)]
-
-
-_PLACE_LEVELS = {
-    **dict.fromkeys(("country", "nation", "continent"), 1),
-    **dict.fromkeys(("state", "province", "region", "county", "prefecture", "territory"), 2),
-    **dict.fromkeys(("city", "town", "village", "municipality", "district"), 3),
-}
-"""How deep in a place chain ("Jefferson County, New York, United States") an attribute
-sits: a country is the broadest name of a chain; anything narrower is not."""
-
-
-def _same_what(question: str) -> str:
-    """What "the same …" asks for ("state" in "in the same state?"), or "" if it does not."""
-    tokens = raw_words(question.lower())
-    if "same" not in tokens[:-1]:
-        return ""
-    word = tokens[tokens.index("same") + 1]
-    return word[:-1] if word.endswith("s") and word[:-1] in _PLACE_LEVELS else word
-
-
-def _shared_places(evidence: Sequence[Sequence[Ranked]], *, broadest_counts: bool) -> set[str]:
-    """The places every side's claims locate it in ("… located in Jefferson County, New
-    York, United States"). Asked for a state or a city, a name that closes the chains of
-    both sides (the country both are in) is not a shared state."""
-    chains = [[_place_chain(item.claim.text) for item in claims[:3]] for claims in evidence]
-    places: list[set[str]] = [{name for chain in side for name in chain} for side in chains]
-    shared = places[0].intersection(*places[1:])
-    if broadest_counts:
-        return shared
-    broadest = [{chain[-1] for chain in side if chain} for side in chains]
-    return shared - broadest[0].intersection(*broadest[1:])
-
-
-def _place_chain(text: str) -> list[str]:
-    """The names right after the first place cue ("in", "located in", "based in") that
-    one is, chained by commas: "in Rapides Parish, Louisiana, United States", "in
-    southeastern Jiangsu province, China". A cue inside a name ("University of …") is not one.
-    """
-    matches = _word_matches(text)
-    for index, match in enumerate(matches):
-        inside_name = index > 0 and matches[index - 1].group()[0].isupper()
-        if match.group().lower() not in _PLACE_CUES or inside_name:
-            continue
-        rest, cursor = text[match.end() :], 0
-        chain: list[str] = []
-        for name in names_in(rest):
-            at = rest.find(name, cursor)
-            gap = _CHAIN_GAP if chain else _CHAIN_START
-            if not gap.fullmatch(rest[cursor:at]):
-                break
-            chain.append(name.lower())
-            cursor = at + len(name)
-        if chain:
-            return chain
-    return []
-
-
-_CHAIN_START = re.compile(r"\s+(?:[a-z]+\s+){0,2}")  # "in southeastern Jiangsu", "in the US"
-_CHAIN_GAP = re.compile(r"(?:\s+[a-z]+)?,\s*(?:(?:in|of)\s+)?")  # "Jiangsu province, China"
-
-
-def _measure(direction: str, claims: Sequence[Ranked]) -> float | None:
-    """The first year (for earlier/later) or number (more/less) the best claim states."""
-    for item in claims[:2]:
-        pattern = _YEAR if direction in ("earlier", "later") else _QUANTITY
-        for match in pattern.finditer(item.claim.text):
-            digits = re.sub(r"[^\d.]", "", match.group())
-            if digits.strip("."):
-                return float(digits.strip("."))
-    return None
-
-
-def _values(claims: Sequence[Ranked], question: str) -> set[str]:
-    asked = set(content_words(question))
-    return {
-        name.lower()
-        for item in claims[:3]
-        for name in names_in(item.claim.text)
-        if not _echoes(name, asked)
-    }
-
-
-def _coverage(wanted: Sequence[str], text: str) -> float:
-    if not wanted:
-        return 0.0
-    present = set(content_words(text))
-    return sum(w in present for w in wanted) / len(wanted)
-
-
-def _echoes(span: str, asked: set[str]) -> bool:
+def echoes(span: str, asked: set[str]) -> bool:
     """Whether a span only repeats the question (its words are all in the question)."""
     words = content_words(span)
     return not words or all(w in asked for w in words)
@@ -432,13 +260,13 @@ def _echoes(span: str, asked: set[str]) -> bool:
 
 def _after_place_cue(text: str, start: int) -> bool:
     before = raw_words(text[max(0, start - 20) : start])
-    return bool(before) and before[-1].lower() in _PLACE_CUES
+    return bool(before) and before[-1].lower() in PLACE_CUES
 
 
 _TOKEN = re.compile(r"[^\W_]+")
 
 
-def _word_matches(text: str) -> list[re.Match[str]]:
+def word_matches(text: str) -> list[re.Match[str]]:
     return list(_TOKEN.finditer(text))
 
 

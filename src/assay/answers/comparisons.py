@@ -1,0 +1,178 @@
+"""Answers to comparisons without a model: yes/no questions about two (or more) named
+things, and "which … A or B" choices.
+
+A yes/no is yes when every side has a claim stating what is asked; for "the same …" both
+sides must name the same thing, and for a place ("the same state") the places each side is
+located in are compared, the country both are in not counting as a shared state. A choice
+is decided by the years or numbers each side's claims state, or else by which side's claims
+state what is asked. A claim names a side by the words no other side has.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from assay.answers.kinds import Shape, names_in
+from assay.answers.ranking import Ranked
+from assay.answers.spans import PLACE_CUES, QUANTITY, YEAR, Span, echoes, word_matches
+from assay.text import content_words, raw_words, word_set
+
+_ASKING = word_set("both also same either one")
+_SIDE_COVERAGE = 0.5
+
+
+def yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    """Yes when every thing the question names has a claim stating what it asks; for
+    "the same …" both sides must state the same name (a state, a country)."""
+    sides = [s for s in shape.options if content_words(s)]
+    if not sides:
+        return None
+    named = set().union(*(content_words(s) for s in sides))
+    asked = [w for w in content_words(question) if w not in named and w not in _ASKING]
+    evidence = [_about(side, ranked, sides) for side in sides]
+    if any(not claims for claims in evidence):
+        return None
+    basis = tuple(dict.fromkeys(c.claim.id for claims in evidence for c in claims[:1]))
+    if shape.direction and len(sides) == 2:
+        measured = [_measure(shape.direction, claims) for claims in evidence]
+        if measured[0] is None or measured[1] is None:
+            return None
+        first_wins = (
+            measured[0] < measured[1]
+            if shape.direction in ("earlier", "less")
+            else measured[0] > measured[1]
+        )
+        return Span("yes" if first_wins else "no", basis)
+    attribute = _same_what(question)
+    if attribute in _PLACE_LEVELS:
+        shared = _shared_places(evidence, broadest_counts=_PLACE_LEVELS[attribute] == 1)
+        return Span("yes" if shared else "no", basis)
+    if attribute:
+        values = [_values(claims, question) for claims in evidence]
+        return Span("yes" if set.intersection(*values) else "no", basis)
+    holds = [
+        max(_coverage(asked, c.claim.text) for c in claims) >= _SIDE_COVERAGE for claims in evidence
+    ]
+    return Span("yes" if all(holds) else "no", basis)
+
+
+def choice(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    """The option whose claims decide the comparison: the earlier (or later) year, the
+    larger (or smaller) number, or else the one whose claims state what is asked."""
+    evidence = {option: _about(option, ranked, shape.options) for option in shape.options}
+    known = {option: claims for option, claims in evidence.items() if claims}
+    if not known:
+        return None
+    if shape.direction in ("earlier", "later", "more", "less") and len(known) == len(evidence):
+        measured = {o: _measure(shape.direction, claims) for o, claims in known.items()}
+        if all(value is not None for value in measured.values()):
+            pick = (min if shape.direction in ("earlier", "less") else max)(
+                measured, key=lambda o: measured[o] or 0.0
+            )
+            basis = tuple(claims[0].claim.id for claims in known.values())
+            return Span(pick, basis)
+    named = set().union(*(content_words(o) for o in shape.options))
+    asked = [w for w in content_words(question) if w not in named]
+    scores = {o: max(_coverage(asked, c.claim.text) for c in claims) for o, claims in known.items()}
+    pick = max(scores, key=lambda o: scores[o])
+    if scores[pick] == 0.0:
+        return None
+    return Span(pick, (known[pick][0].claim.id,))
+
+
+def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> list[Ranked]:
+    """Claims that name ``thing`` (half of its words, or of the words no other side has:
+    "Watertown International Airport" is not named by a claim on "Alexandria International
+    Airport"), in rank order."""
+    wanted = set(content_words(thing))
+    others = set().union(*(content_words(s) for s in sides if s != thing))
+    wanted = (wanted - others) or wanted
+    return [r for r in ranked if len(wanted & set(content_words(r.claim.text))) * 2 >= len(wanted)]
+
+
+_PLACE_LEVELS = {
+    **dict.fromkeys(("country", "nation", "continent"), 1),
+    **dict.fromkeys(("state", "province", "region", "county", "prefecture", "territory"), 2),
+    **dict.fromkeys(("city", "town", "village", "municipality", "district"), 3),
+}
+"""How deep in a place chain ("Jefferson County, New York, United States") an attribute
+sits: a country is the broadest name of a chain; anything narrower is not."""
+
+
+def _same_what(question: str) -> str:
+    """What "the same …" asks for ("state" in "in the same state?"), or "" if it does not."""
+    tokens = raw_words(question.lower())
+    if "same" not in tokens[:-1]:
+        return ""
+    word = tokens[tokens.index("same") + 1]
+    return word[:-1] if word.endswith("s") and word[:-1] in _PLACE_LEVELS else word
+
+
+def _shared_places(evidence: Sequence[Sequence[Ranked]], *, broadest_counts: bool) -> set[str]:
+    """The places every side's claims locate it in ("… located in Jefferson County, New
+    York, United States"). Asked for a state or a city, a name that closes the chains of
+    both sides (the country both are in) is not a shared state."""
+    chains = [[_place_chain(item.claim.text) for item in claims[:3]] for claims in evidence]
+    places: list[set[str]] = [{name for chain in side for name in chain} for side in chains]
+    shared = places[0].intersection(*places[1:])
+    if broadest_counts:
+        return shared
+    broadest = [{chain[-1] for chain in side if chain} for side in chains]
+    return shared - broadest[0].intersection(*broadest[1:])
+
+
+def _place_chain(text: str) -> list[str]:
+    """The names right after the first place cue ("in", "located in", "based in") that
+    one is, chained by commas: "in Rapides Parish, Louisiana, United States", "in
+    southeastern Jiangsu province, China". A cue inside a name ("University of …") is not one.
+    """
+    matches = word_matches(text)
+    for index, match in enumerate(matches):
+        inside_name = index > 0 and matches[index - 1].group()[0].isupper()
+        if match.group().lower() not in PLACE_CUES or inside_name:
+            continue
+        rest, cursor = text[match.end() :], 0
+        chain: list[str] = []
+        for name in names_in(rest):
+            at = rest.find(name, cursor)
+            gap = _CHAIN_GAP if chain else _CHAIN_START
+            if not gap.fullmatch(rest[cursor:at]):
+                break
+            chain.append(name.lower())
+            cursor = at + len(name)
+        if chain:
+            return chain
+    return []
+
+
+_CHAIN_START = re.compile(r"\s+(?:[a-z]+\s+){0,2}")  # "in southeastern Jiangsu", "in the US"
+_CHAIN_GAP = re.compile(r"(?:\s+[a-z]+)?,\s*(?:(?:in|of)\s+)?")  # "Jiangsu province, China"
+
+
+def _measure(direction: str, claims: Sequence[Ranked]) -> float | None:
+    """The first year (for earlier/later) or number (more/less) the best claim states."""
+    for item in claims[:2]:
+        pattern = YEAR if direction in ("earlier", "later") else QUANTITY
+        for match in pattern.finditer(item.claim.text):
+            digits = re.sub(r"[^\d.]", "", match.group())
+            if digits.strip("."):
+                return float(digits.strip("."))
+    return None
+
+
+def _values(claims: Sequence[Ranked], question: str) -> set[str]:
+    asked = set(content_words(question))
+    return {
+        name.lower()
+        for item in claims[:3]
+        for name in names_in(item.claim.text)
+        if not echoes(name, asked)
+    }
+
+
+def _coverage(wanted: Sequence[str], text: str) -> float:
+    if not wanted:
+        return 0.0
+    present = set(content_words(text))
+    return sum(w in present for w in wanted) / len(wanted)
