@@ -45,8 +45,8 @@ def yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None
         )
         return Span("yes" if first_wins else "no", basis)
     attribute = _same_what(question)
-    if attribute in _PLACE_LEVELS:
-        shared = _shared_places(evidence, broadest_counts=_PLACE_LEVELS[attribute] == 1)
+    if attribute in _PLACES:
+        shared = _shared_places(evidence, broadest_counts=attribute in _BROADEST_PLACES)
         return Span("yes" if shared else "no", basis)
     if attribute:
         values = [_values(claims, question) for claims in evidence]
@@ -91,13 +91,12 @@ def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> l
     return [r for r in ranked if len(wanted & set(content_words(r.claim.text))) * 2 >= len(wanted)]
 
 
-_PLACE_LEVELS = {
-    **dict.fromkeys(("country", "nation", "continent"), 1),
-    **dict.fromkeys(("state", "province", "region", "county", "prefecture", "territory"), 2),
-    **dict.fromkeys(("city", "town", "village", "municipality", "district"), 3),
+_BROADEST_PLACES = frozenset(("country", "nation", "continent"))
+"""Places that close a chain ("Jefferson County, New York, United States")."""
+_PLACES = _BROADEST_PLACES | {
+    *("state", "province", "region", "county", "prefecture", "territory"),
+    *("city", "town", "village", "municipality", "district"),
 }
-"""How deep in a place chain ("Jefferson County, New York, United States") an attribute
-sits: a country is the broadest name of a chain; anything narrower is not."""
 
 
 def _same_what(question: str) -> str:
@@ -106,7 +105,7 @@ def _same_what(question: str) -> str:
     if "same" not in tokens[:-1]:
         return ""
     word = tokens[tokens.index("same") + 1]
-    return word[:-1] if word.endswith("s") and word[:-1] in _PLACE_LEVELS else word
+    return word[:-1] if word.endswith("s") and word[:-1] in _PLACES else word
 
 
 def _shared_places(evidence: Sequence[Sequence[Ranked]], *, broadest_counts: bool) -> set[str]:
