@@ -202,8 +202,10 @@ def _defined_subject(text: str, described: _Description) -> tuple[str, int]:
 def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bool:
     """Whether a claim speaks of what a "when" or "how many" question asks: it names the
     question's event or a word for the same event ("formed" for "founded"), or dates its
-    subject outright ("How to Eat is a 1998 book"); without an event, it holds every word
-    that says what is asked."""
+    subject outright ("How to Eat is a 1998 book", a subject the question names); without
+    an event, it holds half the words that say what is asked, counting words ("many",
+    "times") aside: "… was the Premier of South Australia twice" for "how many times was
+    the politician premier?"."""
     stems = set(content_words(text))
     if shape.event:
         event = _event_key(stem(shape.event))
