@@ -341,3 +341,14 @@ def test_the_name_standing_where_the_question_asks_is_the_answer() -> None:
         "English nobleman and politician Edward Stanley, 3rd Earl of Derby?"
     )
     assert answer(question, claims).text == "Mary Stanley"  # type: ignore[attr-defined]
+
+
+def test_a_model_yes_to_the_same_state_must_match_the_places_it_cites() -> None:
+    question = (
+        "Are Watertown International Airport and Alexandria International Airport in the "
+        "same state?"
+    )
+    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}, {"answer": "No", "claims": [1, 2]}])
+    found = answer(question, AIRPORTS[:2], model=model)
+    assert found.text == "No" and len(model.requests) == 2  # type: ignore[attr-defined]
+    assert "the places the cited claims give for each" in str(model.requests[1])

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field, model_validator
 
+from assay.answers.comparisons import same_place
 from assay.answers.kinds import Shape
 from assay.answers.ranking import Ranked
 from assay.answers.spans import Span
@@ -76,6 +77,10 @@ def _problem(reply: ModelAnswer, question: str, shape: Shape, ranked: Sequence[R
         ]
         if missing:
             return f"cite claims about each of: {', '.join(shape.options)}"
+        places = same_place(question, shape, [ranked[n - 1] for n in reply.claims])
+        if places and not answer.lower().startswith(places):
+            # "Yes" for two airports the cited claims place in New York and in Louisiana
+            return f'the places the cited claims give for each say "{places}"'
         return ""
     if shape.kind == "choice":
         if not any(_contains(answer, option) for option in shape.options):
