@@ -5,8 +5,9 @@ returns ``{"answer": …, "claims": [numbers]}``. The reply is rejected — and 
 why, within the step's bounded retries — when it cites no claim, cites a number that was
 not offered, or gives an answer its cited claims do not contain (every content word and
 number of the answer must be in them, and not all of them in the question; a yes/no must
-start with yes or no and rest on claims about each thing the question names; a choice
-must be one of the two options).
+start with yes or no and rest on claims about each thing the question names, and for
+"the same state" agree with the places those claims give; a choice must be one of the two
+options).
 """
 
 from __future__ import annotations
