@@ -343,7 +343,7 @@ def test_the_name_standing_where_the_question_asks_is_the_answer() -> None:
     assert answer(question, claims).text == "Mary Stanley"  # type: ignore[attr-defined]
 
 
-def test_a_model_yes_to_the_same_state_must_match_the_places_it_cites() -> None:
+def test_a_model_yes_no_must_agree_with_what_its_cited_claims_state() -> None:
     question = (
         "Are Watertown International Airport and Alexandria International Airport in the "
         "same state?"
@@ -351,4 +351,12 @@ def test_a_model_yes_to_the_same_state_must_match_the_places_it_cites() -> None:
     model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}, {"answer": "No", "claims": [1, 2]}])
     found = answer(question, AIRPORTS[:2], model=model)
     assert found.text == "No" and len(model.requests) == 2  # type: ignore[attr-defined]
-    assert "the places the cited claims give for each" in str(model.requests[1])
+    assert 'the cited claims say "no"' in str(model.requests[1])
+    magazines = [
+        claim(1, "Pick Me Up! is a British weekly women's magazine published by IPC Media."),
+        claim(2, "The Woman's Viewpoint was a woman's magazine founded in Texas in 1923."),
+    ]
+    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}, {"answer": "no", "claims": [1, 2]}])
+    british = "Are both magazines, the Woman's Viewpoint and Pick Me Up, British publications?"
+    assert answer(british, magazines, model=model).text == "no"  # type: ignore[attr-defined]
+    assert len(model.requests) == 2

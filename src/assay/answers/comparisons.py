@@ -99,15 +99,6 @@ _PLACES = _BROADEST_PLACES | {
 }
 
 
-def same_place(question: str, shape: Shape, cited: Sequence[Ranked]) -> str:
-    """For "… in the same state?", what the places ``cited`` claims locate each side in
-    say ("yes" or "no"), or "" when the question asks no such thing or they do not say."""
-    if _same_what(question) not in _PLACES:
-        return ""
-    found = yes_no(question, shape, cited)
-    return found.text if found is not None else ""
-
-
 def _same_what(question: str) -> str:
     """What "the same …" asks for ("state" in "in the same state?"), or "" if it does not."""
     tokens = raw_words(question.lower())

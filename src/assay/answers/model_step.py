@@ -5,9 +5,9 @@ returns ``{"answer": …, "claims": [numbers]}``. The reply is rejected — and 
 why, within the step's bounded retries — when it cites no claim, cites a number that was
 not offered, or gives an answer its cited claims do not contain (every content word and
 number of the answer must be in them, and not all of them in the question; a yes/no must
-start with yes or no and rest on claims about each thing the question names, and for
-"the same state" agree with the places those claims give; a choice must be one of the two
-options).
+start with yes or no, rest on claims about each thing the question names, and agree with
+what code reads in those claims (comparisons.py: "the same state" compares the places they
+give); a choice must be one of the two options).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.answers.comparisons import same_place
+from assay.answers.comparisons import yes_no
 from assay.answers.kinds import Shape
 from assay.answers.ranking import Ranked
 from assay.answers.spans import Span
@@ -78,10 +78,11 @@ def _problem(reply: ModelAnswer, question: str, shape: Shape, ranked: Sequence[R
         ]
         if missing:
             return f"cite claims about each of: {', '.join(shape.options)}"
-        places = same_place(question, shape, [ranked[n - 1] for n in reply.claims])
-        if places and not answer.lower().startswith(places):
-            # "Yes" for two airports the cited claims place in New York and in Louisiana
-            return f'the places the cited claims give for each say "{places}"'
+        said = yes_no(question, shape, [ranked[n - 1] for n in reply.claims])
+        if said is not None and not answer.lower().startswith(said.text):
+            # "Yes" for two airports the cited claims place in New York and in Louisiana;
+            # "yes, both British" when one cited claim says the magazine was from Texas
+            return f'the cited claims say "{said.text}": answer from what they state'
         return ""
     if shape.kind == "choice":
         if not any(_contains(answer, option) for option in shape.options):
