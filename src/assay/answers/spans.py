@@ -145,27 +145,27 @@ _SLOT_WORDS = 2  # content words read on each side of the question's "what"
 _SLOT_WINDOW = 4  # tokens read on each side of a candidate span
 
 
-def _slot(question: str) -> tuple[set[str], set[str]]:
-    """The words right before and right after the question's "what"/"who" ("starred in"
-    and "for seven years" in "… starred in what for seven years?")."""
+def _slot(question: str) -> set[str]:
+    """The words right before and right after the question's "what"/"who" ("starred" and
+    "seven years" in "… starred in what for seven years?"). A span's neighbours may repeat
+    them on either side: "who wrote a song" is filled by "a song written by X"."""
     tokens = raw_words(question)
     at = next((i for i, t in enumerate(tokens) if t.lower() in _WH_WORDS), None)
     if at is None:
-        return set(), set()
+        return set()
     before = [s for t in tokens[max(0, at - 3) : at] for s in content_words(t)]
     after = [s for t in tokens[at + 1 : at + 4] for s in content_words(t)]
-    return set(before[-_SLOT_WORDS:]), set(after[:_SLOT_WORDS])
+    return set(before[-_SLOT_WORDS:]) | set(after[:_SLOT_WORDS])
 
 
-def _fills_slot(slot: tuple[set[str], set[str]] | None, text: str, start: int, end: int) -> int:
+def _fills_slot(slot: set[str] | None, text: str, start: int, end: int) -> int:
     """1, plus 1 for each side of a span whose neighbours repeat the words around the
     question's slot ("starred in the sitcom "Mad About You" for seven years": both sides)."""
     if slot is None:
         return 1
     before = {s for t in raw_words(text[:start])[-_SLOT_WINDOW:] for s in content_words(t)}
     after = {s for t in raw_words(text[end:])[:_SLOT_WINDOW] for s in content_words(t)}
-    words = slot[0] | slot[1]  # either side: "who wrote a song" / "a song written by X"
-    return 1 + bool(words & before) + bool(words & after)
+    return 1 + bool(slot & before) + bool(slot & after)
 
 
 def _described(question: str) -> _Description:

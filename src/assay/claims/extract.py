@@ -199,7 +199,7 @@ def echoes_question(claim: str, sentence: str, question: str, page: str = "") ->
     stated = set(content_words(sentence))
     asked = set(content_words(question))
     borrowed = {word for word in content_words(claim) if word in asked and word not in stated}
-    unread = borrowed - set(content_words(page)) if page else set()
+    unread = borrowed - set(content_words(page)) if page and borrowed else set()
     return len(borrowed) >= ECHOED_WORDS or bool(unread)
 
 
