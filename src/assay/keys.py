@@ -100,6 +100,29 @@ class KeyStore:
         return found
 
 
+class BroughtKey(KeyStore):
+    """The one key a request to a server brought for its own model endpoint.
+
+    Every lookup answers this key and nothing else: the server's key store, its config
+    references and its environment are never read, so a model built with it cannot carry
+    the server's credentials anywhere.
+    """
+
+    def __init__(self, value: str) -> None:
+        super().__init__(Path(os.devnull))
+        self._value = value
+        register_secrets([value])
+
+    def _stored(self) -> dict[str, str]:
+        return {}
+
+    def _find(self, variable: str, explicit: str | None) -> str | None:
+        return self._value
+
+    def known_secret_values(self) -> set[str]:
+        return {self._value} if len(self._value) >= MIN_SECRET_LENGTH else set()
+
+
 def _looks_like_key_variable(name: str) -> bool:
     upper = name.upper()
     return upper.endswith(("_API_KEY", "_KEY", "_TOKEN", "_SECRET")) or upper.startswith(

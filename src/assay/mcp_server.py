@@ -5,7 +5,12 @@ Tools ``research``, ``ask``, ``web_research`` and ``deep`` run a protocol throug
 ``RunOutcome``: the answer, claim counts by status and the report's path. While a run
 works, each event of its log goes to the client as a progress notification (when the
 client asked for progress). ``verify``, ``show`` and ``runs`` read the run store. Served
-over stdio or streamable HTTP; the HTTP transport binds loopback only.
+over stdio or streamable HTTP; the HTTP transport binds loopback only and answers only
+loopback Host and Origin headers (``http_security``).
+
+A tool's ``model`` and ``search`` are picked among what the server offers
+(``protocols.served``): the server's keys never go where a client chose. Arguments the
+run cannot take (an empty topic, too many sources) come back as one line naming them.
 """
 
 from __future__ import annotations
@@ -15,15 +20,17 @@ from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
+from mcp.server.transport_security import TransportSecuritySettings
+from pydantic import BaseModel, Field, ValidationError
 
 from assay.__about__ import __version__
 from assay.claims.recheck import recheck_run
 from assay.config import Settings
 from assay.errors import AssayError, BudgetExhausted
 from assay.protocols.deep.plan import MAX_DIRECTIONS
-from assay.protocols.launch import StartRun, call_protocol
+from assay.protocols.launch import StartRun
 from assay.protocols.runner import observing_runs
+from assay.protocols.served import ServedChoices
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
@@ -120,11 +127,24 @@ class Progress:
         await asyncio.gather(*list(self.sent), return_exceptions=True)
 
 
-class AssayTools:
-    """The tools, over one home's settings."""
+def start_request(**fields: Any) -> StartRun:
+    """The tool's arguments as a run request; a value the run cannot take is a ToolError
+    naming it, in one line (not a crash with a traceback)."""
+    try:
+        return StartRun(**fields)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "arguments"
+        more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+        raise ToolError(f"invalid argument {where}: {first['msg']}{more}") from None
 
-    def __init__(self, settings: Settings) -> None:
+
+class AssayTools:
+    """The tools, over one home's settings and what its requests may pick."""
+
+    def __init__(self, settings: Settings, choices: ServedChoices | None = None) -> None:
         self.settings = settings
+        self.choices = choices or ServedChoices.offered(settings)
 
     @property
     def store(self) -> RunStore:
@@ -135,8 +155,8 @@ class AssayTools:
         started: list[Run] = []
         with observing_runs(started.append):
             try:
-                result = await call_protocol(request, request.settings(self.settings), progress)
-                answer = _answer(result)
+                served = self.choices.resolve(request, self.settings)
+                answer = _answer(await served.call(request, progress))
             except BudgetExhausted:
                 answer = ""  # the partial report is written; the outcome says why
             except AssayError as exc:
@@ -172,11 +192,25 @@ class AssayTools:
             raise ToolError(str(exc)) from None
 
 
-def build_server(settings: Settings) -> MCPServer:
-    """The MCP server with assay's seven tools."""
+def http_security(host: str) -> TransportSecuritySettings:
+    """DNS-rebinding protection for the HTTP transport on ``host`` (any loopback address,
+    which the SDK guards by itself only for 127.0.0.1 and ::1): the Host header must be
+    that address or localhost, the Origin, when there is one, the same."""
+    bound = f"[{host}]" if ":" in host else host
+    names = sorted({bound, "127.0.0.1", "localhost", "[::1]"})
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=[f"{name}:*" for name in names],
+        allowed_origins=[f"http://{name}:*" for name in names],
+    )
+
+
+def build_server(settings: Settings, choices: ServedChoices | None = None) -> MCPServer:
+    """The MCP server with assay's seven tools; ``choices``: what tool calls may pick
+    (default: only what ``settings`` configure)."""
     server: MCPServer = MCPServer("assay", instructions=INSTRUCTIONS, version=__version__,
                                   log_level="WARNING")  # fmt: skip
-    tools = AssayTools(settings)
+    tools = AssayTools(settings, choices)
 
     @server.tool()
     async def research(
@@ -185,8 +219,8 @@ def build_server(settings: Settings) -> MCPServer:
     ) -> RunOutcome:  # fmt: skip
         """Research a topic: plan, search, read sources, extract and verify claims, and
         write a cited report."""
-        request = StartRun(protocol="research", topic=topic, sources=sources, search=search,
-                           model=model, budget_time=budget_time)  # fmt: skip
+        request = start_request(protocol="research", topic=topic, sources=sources,
+                                search=search, model=model, budget_time=budget_time)  # fmt: skip
         return await tools.run(request, ctx)
 
     @server.tool()
@@ -195,7 +229,7 @@ def build_server(settings: Settings) -> MCPServer:
     ) -> RunOutcome:
         """Answer one question directly from a few sources (escalates to research when the
         question needs it)."""
-        request = StartRun(protocol="ask", topic=question, search=search, model=model)
+        request = start_request(protocol="ask", topic=question, search=search, model=model)
         return await tools.run(request, ctx)
 
     @server.tool()
@@ -206,8 +240,8 @@ def build_server(settings: Settings) -> MCPServer:
     ) -> RunOutcome:  # fmt: skip
         """Research a topic from given URLs and/or search keywords; key points as verified
         claims."""
-        request = StartRun(protocol="web-research", topic=topic, urls=urls or [],
-                           keywords=keywords or [], depth=depth, search=search)  # fmt: skip
+        request = start_request(protocol="web-research", topic=topic, urls=urls or [],
+                                keywords=keywords or [], depth=depth, search=search)  # fmt: skip
         return await tools.run(request, ctx)
 
     @server.tool()
@@ -216,8 +250,8 @@ def build_server(settings: Settings) -> MCPServer:
         search: str | None = None, model: str | None = None,
     ) -> RunOutcome:  # fmt: skip
         """Deep research: several directions researched and scored, then one report."""
-        request = StartRun(protocol="deep", topic=topic, max_directions=max_directions,
-                           search=search, model=model)  # fmt: skip
+        request = start_request(protocol="deep", topic=topic, max_directions=max_directions,
+                                search=search, model=model)  # fmt: skip
         return await tools.run(request, ctx)
 
     @server.tool()

@@ -22,7 +22,7 @@ def mcp(
 ) -> None:
     """Serve the tools research, ask, web_research, deep, verify, show and runs over MCP."""
     try:
-        from assay.mcp_server import build_server
+        from assay.mcp_server import build_server, http_security
     except ImportError:
         raise UserError("assay mcp needs the mcp extra: pip install 'assay[mcp]'") from None
     from assay.web.security import is_loopback
@@ -31,8 +31,10 @@ def mcp(
         raise BadInputError(f"--transport must be stdio or http, not {transport!r}")
     if not is_loopback(host):
         raise BadInputError("the MCP HTTP transport has no authentication: bind a loopback host")
-    server = build_server(options.settings())
+    settings = options.settings()
+    server = build_server(settings, options.served_choices(settings))
     if transport == "stdio":
         server.run("stdio")
     else:
-        server.run("streamable-http", host=host, port=port)
+        security = http_security(host)
+        server.run("streamable-http", host=host, port=port, transport_security=security)

@@ -18,6 +18,7 @@ import typer
 
 if TYPE_CHECKING:
     from assay.config import Settings
+    from assay.protocols.served import ServedChoices
 
 HomeOpt = Annotated[
     Path | None,
@@ -60,6 +61,24 @@ AllowHostOpt = Annotated[
         show_default=False,
     ),
 ]
+
+
+def _offer(flag: str, metavar: str, what: str) -> Any:
+    return Annotated[
+        list[str] | None,
+        typer.Option(flag, metavar=metavar, help=f"{what} (repeatable).", show_default=False),
+    ]
+
+
+# A server's requests may pick only what it was started with and what these offer besides.
+AllowModelOpt = _offer("--allow-model", "PROVIDER:MODEL", "Another model requests may pick")
+AllowSearchOpt = _offer("--allow-search", "NAME", "Another search provider requests may pick")
+AllowBaseUrlOpt = _offer(
+    "--allow-base-url", "URL", "Another model endpoint requests may send the server's keys to"
+)
+AllowSearxngUrlOpt = _offer(
+    "--allow-searxng-url", "URL", "Another SearXNG instance requests may pick"
+)
 BudgetTokensOpt = Annotated[
     int | None, typer.Option("--budget-tokens", min=1, help="Stop after this many model tokens.")
 ]
@@ -82,6 +101,10 @@ class CommonOptions:
     budget_time: float | None = None
     json: bool = False
     quiet: bool = False
+    allow_models: list[str] = field(default_factory=list)
+    allow_searches: list[str] = field(default_factory=list)
+    allow_base_urls: list[str] = field(default_factory=list)
+    allow_searxng_urls: list[str] = field(default_factory=list)
 
     def settings(self, recorded: Mapping[str, Any] | None = None) -> Settings:
         """The effective settings; ``recorded`` (a resumed run's) wins over all but flags."""
@@ -100,6 +123,15 @@ class CommonOptions:
         given = {name: value for name, value in flags.items() if value is not None}
         return load_settings(**{**(recorded or {}), **given})
 
+    def served_choices(self, settings: Settings) -> ServedChoices:
+        """What a server's requests may pick: ``settings`` plus the ``--allow-*`` offers."""
+        from assay.protocols.served import ServedChoices
+
+        return ServedChoices.offered(
+            settings, models=self.allow_models, searches=self.allow_searches,
+            base_urls=self.allow_base_urls, searxng_urls=self.allow_searxng_urls,
+        )  # fmt: skip
+
 
 _COMMON: tuple[tuple[str, Any, object], ...] = (
     ("home", HomeOpt, None),
@@ -117,8 +149,17 @@ _COMMON: tuple[tuple[str, Any, object], ...] = (
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+_SERVED: tuple[tuple[str, Any, object], ...] = (
+    ("allow_model", AllowModelOpt, None),
+    ("allow_search", AllowSearchOpt, None),
+    ("allow_base_url", AllowBaseUrlOpt, None),
+    ("allow_searxng_url", AllowSearxngUrlOpt, None),
+)
+
 # Option name -> CommonOptions field, where they differ.
-_FIELDS = {"allow_host": "allow_hosts", "as_json": "json"}
+_FIELDS = {"allow_host": "allow_hosts", "as_json": "json", "allow_model": "allow_models",
+           "allow_search": "allow_searches", "allow_base_url": "allow_base_urls",
+           "allow_searxng_url": "allow_searxng_urls"}  # fmt: skip
 _SERVER = ("home", "search", "searxng_url", "model", "base_url", "allow_host")
 
 
@@ -134,7 +175,7 @@ def with_common_options(command: F) -> F:
 def with_server_options(command: F) -> F:
     """The shared options a server command (``serve``, ``mcp``) takes: where runs live and
     how the runs started in it search and answer."""
-    return _with_options(command, tuple(o for o in _COMMON if o[0] in _SERVER))
+    return _with_options(command, (*(o for o in _COMMON if o[0] in _SERVER), *_SERVED))
 
 
 def _with_options(command: F, declared: tuple[tuple[str, Any, object], ...]) -> F:
@@ -148,7 +189,8 @@ def _with_options(command: F, declared: tuple[tuple[str, Any, object], ...]) -> 
     @functools.wraps(command)
     def with_options(*args: Any, **kwargs: Any) -> Any:
         given = {_FIELDS.get(name, name): kwargs.pop(name) for name, _, _ in declared}
-        given["allow_hosts"] = given.get("allow_hosts") or []
+        for listed in ("allow_hosts", *(_FIELDS[name] for name, _, _ in _SERVED)):
+            given[listed] = given.get(listed) or []  # Typer gives None for a list not given
         options = CommonOptions(**given)
         return command(*args, options=options, **kwargs)
 

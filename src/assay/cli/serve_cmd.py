@@ -27,12 +27,24 @@ def serve(
     max_runs: Annotated[
         int, typer.Option("--max-runs", min=1, max=64, help="Runs working at once.")
     ] = 4,
+    public_name: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--public-name",
+            metavar="NAME",
+            help="A host name the server answers under besides loopback ones, e.g. behind "
+            "a proxy (repeatable).",
+            show_default=False,
+        ),
+    ] = None,
     *,
     options: CommonOptions,
 ) -> None:
     """Serve the web UI and the API (/api/v1, docs at /docs) over this home's runs.
 
-    Runs started here use these options unless the request gives its own search or model.
+    Runs started here use these options; a request may pick another model, search
+    provider or endpoint only among those the --allow-* options offer, or bring its own
+    key (api_key) for its own model endpoint: the server's keys go nowhere a request chose.
     """
     try:
         import uvicorn
@@ -43,7 +55,12 @@ def serve(
         raise UserError("assay serve needs the web extra: pip install 'assay[web]'") from None
     if token is None and not is_loopback(host):
         token = new_token()
-    app = create_app(ServerConfig(options.settings(), token=token, max_runs=max_runs))
+    settings = options.settings()
+    config = ServerConfig(
+        settings, token=token, max_runs=max_runs, choices=options.served_choices(settings),
+        public_names=frozenset(public_name or ()),
+    )  # fmt: skip
+    app = create_app(config)
     shown_host = f"[{host}]" if ":" in host else host
     address = f"http://{shown_host}:{port}/"
     console.print(f"assay serve: {address}", markup=False, highlight=False)

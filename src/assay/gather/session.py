@@ -21,7 +21,7 @@ from assay.gather.fetch import Fetcher, Resolver
 from assay.gather.index import LocalIndex
 from assay.gather.reader import PageFetcher, ReadSource, SourceReader
 from assay.gather.search.base import SearchProvider, TimeRange
-from assay.gather.search.registry import build_search_provider
+from assay.gather.search.registry import build_search_provider, search_client
 from assay.gather.search.web_search import WebSearchOutcome, web_search
 from assay.keys import KeyStore
 from assay.store.runs import Run
@@ -49,7 +49,7 @@ class GatherSession:
         self.settings = settings
         self.budget = budget
         self._stack = contextlib.AsyncExitStack()
-        self._http = httpx2.AsyncClient(transport=search_transport, timeout=30.0, trust_env=False)
+        self._http = search_client(settings, transport=search_transport, resolver=resolver)
         self.provider = provider or build_search_provider(settings, http=self._http, keys=keys)
         self.fetcher: PageFetcher = fetcher or Fetcher(
             settings.fetch,

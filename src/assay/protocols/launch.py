@@ -1,18 +1,22 @@
 """A run any interface can ask for: the protocol, the question and the common options.
 
 The web API (``web.runs``) and the MCP server (``assay.mcp``) both start runs through
-``call_protocol``: one mapping from a request to the library's ``*_async`` calls.
+``call_protocol``: one mapping from a request to the library's ``*_async`` calls. What a
+request may choose on a server, and with whose key, is ``protocols.served``.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from assay.config import Settings
 from assay.protocols.deep.plan import MAX_DIRECTIONS
 from assay.store.eventlog import Listener
+
+if TYPE_CHECKING:
+    from assay.models.base import Model
 
 Protocol = Literal["research", "ask", "web-research", "deep", "synth"]
 PROTOCOLS: tuple[Protocol, ...] = ("research", "ask", "web-research", "deep", "synth")
@@ -33,6 +37,13 @@ class StartRun(BaseModel):
     searxng_url: str | None = Field(default=None, max_length=2000)
     model: str | None = Field(default=None, max_length=200, description="PROVIDER:MODEL.")
     base_url: str | None = Field(default=None, max_length=2000)
+    api_key: SecretStr | None = Field(
+        default=None,
+        min_length=1,
+        max_length=500,
+        description="Your own key for `model` at `base_url` (never stored); without it a "
+        "request may only use the models and endpoints the server offers.",
+    )
     budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     budget_time: float | None = Field(default=None, gt=0, le=86_400)
     sources: int = Field(default=5, ge=1, le=20, description="research: sources to read.")
@@ -41,33 +52,27 @@ class StartRun(BaseModel):
     depth: Literal["shallow", "medium", "deep"] = "medium"
     max_directions: int = Field(default=MAX_DIRECTIONS, ge=1, le=MAX_DIRECTIONS, description="deep")
 
-    def settings(self, base: Settings) -> Settings:
-        """``base`` with the options this request gives."""
-        given = self.model_dump(
-            include={"search", "searxng_url", "model", "base_url", "budget_tokens", "budget_time"},
-            exclude_none=True,
-        )
-        if not given:
-            return base
-        checked = Settings.model_validate({**base.model_dump(), **given})
-        return base.model_copy(update={k: getattr(checked, k) for k in given})
-
 
 async def call_protocol(
-    request: StartRun, settings: Settings, listener: Listener | None = None
+    request: StartRun,
+    settings: Settings,
+    listener: Listener | None = None,
+    *,
+    model: Model | None = None,
 ) -> object:
-    """Run ``request`` to its end (the protocol's own result object)."""
+    """Run ``request`` to its end (the protocol's own result object); ``model`` instead of
+    the one the settings name (synth builds its agents' models itself, so takes none)."""
     topic = request.topic
     if request.protocol == "research":
         from assay.protocols.research import research_async
 
         return await research_async(
-            topic, settings=settings, sources=request.sources, listener=listener
+            topic, settings=settings, sources=request.sources, listener=listener, model=model
         )
     if request.protocol == "ask":
         from assay.protocols.research import ask_async
 
-        return await ask_async(topic, settings=settings, listener=listener)
+        return await ask_async(topic, settings=settings, listener=listener, model=model)
     if request.protocol == "web-research":
         from assay.protocols.web_research.results import WebResearchRequest
         from assay.protocols.web_research.skill import run_web_research
@@ -75,7 +80,7 @@ async def call_protocol(
         checked = WebResearchRequest.build(
             topic, request.urls, request.keywords, request.depth, "summary"
         )
-        return await run_web_research(checked, settings, listener=listener)
+        return await run_web_research(checked, settings, listener=listener, model=model)
     if request.protocol == "deep":
         from assay.protocols.deep import deep_research_async
 
@@ -83,8 +88,10 @@ async def call_protocol(
         output.mkdir(parents=True, exist_ok=True)
         return await deep_research_async(
             topic, settings=settings, max_directions=request.max_directions, output=output,
-            listener=listener,
+            listener=listener, model=model,
         )  # fmt: skip
+    if model is not None:
+        raise ValueError("synth builds its agents' models itself")
     from assay.protocols.synth import synth_async
 
     output = settings.home / "synth-output"

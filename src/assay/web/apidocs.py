@@ -16,9 +16,15 @@ _HEADER = """# REST API
 `/openapi.json`, browsable at `/docs`). With a token every request needs
 `Authorization: Bearer <token>` (or the `assay_token` cookie the UI sets). Errors are
 `{"detail": ..., "kind": ...}` with 400 (bad input), 404 (no such run or file), 409 (not
-possible in this state), 422 (a request that does not match the schema) or 429 (the
-server's limit of concurrent runs is reached). This page is generated from the OpenAPI
-schema by `python -m assay.docsgen docs/api.md`; do not edit it by hand.
+possible in this state), 413 (a body over 1 MiB), 422 (a request that does not match the
+schema) or 429 (the server's limit of concurrent runs is reached).
+
+A run's `model`, `search`, `base_url` and `searxng_url` may only name what the server
+was started with or offers (`--allow-model`, `--allow-search`, `--allow-base-url`,
+`--allow-searxng-url`); anything else is a 400. To use another model endpoint, send your
+own `api_key` with `model` and `base_url`: the run then uses that key and never the
+server's (see docs/security.md). This page is generated from the OpenAPI schema by
+`python -m assay.docsgen docs/api.md`; do not edit it by hand.
 """
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -20,9 +21,10 @@ from assay.errors import (
     UnsafePathError,
     UserError,
 )
+from assay.protocols.served import ServedChoices
 from assay.web import api, pages
 from assay.web.runs import RunManager, RunNotActive, TooManyRuns
-from assay.web.security import Guard, SecurityMiddleware
+from assay.web.security import MAX_BODY_BYTES, Guard, SecurityMiddleware
 
 # The most specific class first: the first match decides the status.
 _STATUS: tuple[tuple[type[AssayError], int], ...] = (
@@ -43,10 +45,15 @@ class ServerConfig:
     settings: Settings
     token: str | None = None
     max_runs: int = 4
+    choices: ServedChoices | None = None
+    """What requests may pick besides what ``settings`` configure (``protocols.served``)."""
+    public_names: frozenset[str] = field(default_factory=frozenset)
+    """Host names (besides loopback) the server answers under, e.g. behind a proxy."""
+    max_body: int = MAX_BODY_BYTES
 
 
 def create_app(config: ServerConfig) -> FastAPI:
-    runs = RunManager(config.settings, max_runs=config.max_runs)
+    runs = RunManager(config.settings, max_runs=config.max_runs, offered=config.choices)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -63,10 +70,20 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.include_router(api.router)
     app.include_router(pages.router)
     app.add_exception_handler(AssayError, _assay_error)  # type: ignore[arg-type]
-    app.add_middleware(SecurityMiddleware, guard=Guard(config.token))
+    names = frozenset(n.strip().lower() for n in config.public_names if n.strip())
+    guard = Guard(config.token, public_names=names, max_body=config.max_body)
+    app.add_middleware(SecurityMiddleware, guard=guard)
     return app
 
 
-async def _assay_error(_request: Request, exc: AssayError) -> JSONResponse:
+async def _assay_error(request: Request, exc: AssayError) -> JSONResponse:
     status = next((code for kind, code in _STATUS if isinstance(exc, kind)), 500)
-    return JSONResponse({"detail": str(exc), "kind": type(exc).__name__}, status_code=status)
+    detail = _without_home(str(exc), request.app.state.runs.settings.home)
+    return JSONResponse({"detail": detail, "kind": type(exc).__name__}, status_code=status)
+
+
+def _without_home(text: str, home: Path) -> str:
+    """An error as a client sees it: the server's filesystem layout is not its business."""
+    for spelling in sorted({str(home.resolve()), str(home)}, key=len, reverse=True):
+        text = text.replace(spelling, "$ASSAY_HOME")
+    return text

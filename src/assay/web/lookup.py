@@ -1,22 +1,29 @@
 """Run ids and file names from requests, resolved only through the store's safe paths.
 
 A request names a run by its exact id (no prefixes: a URL is not typed by hand) and a
-source by its id; both go through ``safe_child`` before any file is opened.
+source by its id; both go through ``safe_child`` before any file is opened. Whatever the
+id, an id that names no run is answered the same way: "no run", without a path.
 """
 
 from __future__ import annotations
 
-from assay.errors import RunNotFoundError
+from assay.errors import RunNotFoundError, UnsafePathError
 from assay.store.paths import safe_child
 from assay.store.runs import RUN_FILE, Run, RunStore
 from assay.store.sources import SourceLedger, SourceRecord
 
 
 def open_run(store: RunStore, run_id: str) -> Run:
-    """The run whose id is exactly ``run_id``; RunNotFoundError (or UnsafePathError)."""
-    directory = safe_child(store.root, run_id)
-    if not (directory / RUN_FILE).is_file():
-        raise RunNotFoundError(f"no run {run_id!r}")
+    """The run whose id is exactly ``run_id``, else RunNotFoundError: for an id that would
+    leave the store (``..``, a symlink out of it) or that no file system could hold too."""
+    missing = RunNotFoundError(f"no run {run_id[:80]!r}")
+    try:
+        directory = safe_child(store.root, run_id)
+        exists = (directory / RUN_FILE).is_file()
+    except (UnsafePathError, OSError):  # its message names the store's path
+        raise missing from None
+    if not exists:
+        raise missing
     return store.open(directory.name)
 
 

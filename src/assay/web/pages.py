@@ -62,9 +62,11 @@ def index(request: Request) -> HTMLResponse:
     store = runs.store
     rows = [run_summary(store, info) for info in reversed(store.list())]
     settings = runs.settings
+    offered = runs.choices
     return render(
         request, "index.html", runs=rows, protocols=PROTOCOLS,
         default_search=settings.search, default_model=settings.model,
+        searches=sorted(offered.searches), models=sorted(offered.models),
     )  # fmt: skip
 
 

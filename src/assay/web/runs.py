@@ -2,9 +2,11 @@
 
 ``start`` answers as soon as the run exists (``runner.observing_runs`` names it) while the
 protocol goes on in the background; at most ``max_runs`` run at once (one more is refused
-rather than queued, so every id handed out is a run that is really working). ``cancel``
-cancels the task, which the runner records as an interrupted run that ``resume`` can
-continue. The protocols are the library's own ``*_async`` calls (``protocols.launch``).
+rather than queued, so every id handed out is a run that is really working). The slot is
+taken before the first ``await`` and given back when the task ends, so requests arriving
+together cannot all pass the check. ``cancel`` cancels the task, which the runner records
+as an interrupted run that ``resume`` can continue. What a request may choose is
+``protocols.served``; the protocols are the library's own ``*_async`` calls.
 """
 
 from __future__ import annotations
@@ -16,14 +18,9 @@ from typing import Any
 
 from assay.config import Settings
 from assay.errors import AssayError, BadInputError, UserError
-from assay.protocols.launch import (
-    RESUMABLE,
-    RESUMED_SETTINGS,
-    StartRun,
-    call_protocol,
-    resume_protocol,
-)
+from assay.protocols.launch import RESUMABLE, RESUMED_SETTINGS, StartRun, resume_protocol
 from assay.protocols.runner import observing_runs
+from assay.protocols.served import ServedChoices
 from assay.store.runs import Run, RunStore
 
 START_TIMEOUT_S = 30.0
@@ -43,7 +40,15 @@ class RunManager:
 
     settings: Settings
     max_runs: int = 4
+    offered: ServedChoices | None = None
+    """What requests may pick (None: only what ``settings`` configure)."""
     tasks: dict[str, asyncio.Task[object]] = field(default_factory=dict)
+    working: int = 0
+    """Slots taken: runs starting or working (ask's hand-over run shares its task's slot)."""
+    choices: ServedChoices = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.choices = self.offered or ServedChoices.offered(self.settings)
 
     @property
     def store(self) -> RunStore:
@@ -54,8 +59,8 @@ class RunManager:
         return task is not None and not task.done()
 
     async def start(self, request: StartRun) -> str:
-        settings = request.settings(self.settings)
-        return await self._launch(call_protocol(request, settings))
+        served = self.choices.resolve(request, self.settings)
+        return await self._launch(served.call(request))
 
     async def resume(self, run_id: str) -> str:
         info = self.store.open(run_id).info
@@ -65,6 +70,7 @@ class RunManager:
             raise BadInputError(f"run {run_id} is still running")
         recorded = {k: info.config[k] for k in RESUMED_SETTINGS if k in info.config}
         settings = Settings.model_validate({**self.settings.model_dump(), **recorded})
+        self.choices.check_recorded(settings, self.settings)
         return await self._launch(resume_protocol(info.protocol, run_id, settings))
 
     def cancel(self, run_id: str) -> None:
@@ -83,9 +89,10 @@ class RunManager:
     async def _launch(self, call: Coroutine[Any, Any, object]) -> str:
         """Start ``call`` as a task; its id once its run exists (``runner.observing_runs``)."""
         self.tasks = {run_id: t for run_id, t in self.tasks.items() if not t.done()}
-        if len(set(self.tasks.values())) >= self.max_runs:  # ask's hand-over shares a task
+        if self.working >= self.max_runs:
             call.close()
             raise TooManyRuns(f"{self.max_runs} runs are already working; try again later")
+        self.working += 1  # before any await: the check and the taking are one step
         started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         holder: list[asyncio.Task[object]] = []
 
@@ -97,7 +104,7 @@ class RunManager:
         with observing_runs(observe):
             task: asyncio.Task[object] = asyncio.create_task(call)  # copies the context
         holder.append(task)
-        task.add_done_callback(_consume_exception)
+        task.add_done_callback(self._release)
         waited: set[asyncio.Future[Any]] = {started, task}
         await asyncio.wait(waited, timeout=START_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED)
         if started.done():
@@ -108,8 +115,9 @@ class RunManager:
         task.cancel()
         raise BadInputError("the run did not start")
 
-
-def _consume_exception(task: asyncio.Task[object]) -> None:
-    """A run's error is in its run.json and event log; it must not be logged as lost."""
-    if not task.cancelled():
-        task.exception()
+    def _release(self, task: asyncio.Task[object]) -> None:
+        """Give the task's slot back. A run's error is in its run.json and event log; it
+        is read here so that asyncio does not log it as lost."""
+        self.working -= 1
+        if not task.cancelled():
+            task.exception()

@@ -197,3 +197,36 @@ class GuardedTransport(httpx2.AsyncHTTPTransport):
             network_backend=backend,
         )
         self.backend = backend
+
+
+class _EndpointBackend(GuardedBackend):
+    """A GuardedBackend whose refusals are connection errors, as an API client expects."""
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,  # noqa: ASYNC109 - httpcore's interface
+        local_address: str | None = None,
+        socket_options: Iterable[_SOCKET_OPTION] | None = None,
+    ) -> AsyncNetworkStream:
+        try:
+            return await super().connect_tcp(host, port, timeout, local_address, socket_options)
+        except (AddressRefused, ResolutionFailed) as exc:
+            raise httpcore2.ConnectError(exc.reason) from None
+
+
+def guarded_client(
+    allow_hosts: Iterable[str],
+    *,
+    resolver: Resolver | None = None,
+    timeout: float = 30.0,
+) -> httpx2.AsyncClient:
+    """An HTTP client that reaches only what a fetch may reach: every connection goes
+    through the Guard, under ``allow_hosts``; a refused address is an ``httpx2.ConnectError``
+    naming why. For endpoints other than pages (a search provider's API, a model endpoint a
+    request chose); it follows no redirects."""
+    guard = Guard(AllowList.parse(allow_hosts), resolver or system_resolver)
+    limits = httpx2.Limits(max_connections=16, max_keepalive_connections=8)
+    transport = GuardedTransport(_EndpointBackend(guard), http2=False, limits=limits)
+    return httpx2.AsyncClient(transport=transport, timeout=timeout, trust_env=False)

@@ -9,10 +9,12 @@ third-party package would.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 import httpx2
 
 from assay.errors import ConfigError
+from assay.gather.fetch.guard import Resolver, guarded_client
 from assay.gather.search.base import SearchProvider, SearchProviderFactory
 from assay.plugins import SEARCH_GROUP, load_plugin, plugin_names
 
@@ -37,6 +39,24 @@ def build_search_provider(
     if not isinstance(provider, SearchProvider):
         raise ConfigError(f"search plugin {chosen!r} did not build a search provider")
     return provider
+
+
+def search_client(
+    settings: Settings,
+    *,
+    transport: httpx2.AsyncBaseTransport | None = None,
+    resolver: Resolver | None = None,
+    timeout: float = 30.0,
+) -> httpx2.AsyncClient:
+    """The HTTP client search providers share: every connection goes through the address
+    guard, under the run's ``allow_hosts`` plus the hosts of the search endpoints the
+    settings name (the SearXNG instance, the MCP server), which whoever configured them
+    chose. A ``transport`` (tests) replaces the guarded one."""
+    if transport is not None:
+        return httpx2.AsyncClient(transport=transport, timeout=timeout, trust_env=False)
+    endpoints = (settings.searxng_url, settings.mcp_url)
+    named = [host for url in endpoints if url and (host := urlsplit(url.strip()).hostname)]
+    return guarded_client([*settings.allow_hosts, *named], resolver=resolver, timeout=timeout)
 
 
 def search_provider_names() -> list[str]:

@@ -26,7 +26,7 @@ import httpx2
 from assay.config import Settings
 from assay.errors import AssayError, RunError
 from assay.gather.search.probe import PROBE_QUERY, configured_providers
-from assay.gather.search.registry import build_search_provider
+from assay.gather.search.registry import build_search_provider, search_client
 from assay.keys import KeyStore
 
 _PROBE_TIMEOUT = 20.0
@@ -63,7 +63,7 @@ class SearchMethod:
 
 async def probe(settings: Settings, keys: KeyStore, provider_name: str, query: str) -> int:
     """How many result URLs ``provider_name`` returns for ``query``."""
-    async with httpx2.AsyncClient(timeout=_PROBE_TIMEOUT, trust_env=False) as http:
+    async with search_client(settings, timeout=_PROBE_TIMEOUT) as http:
         provider = build_search_provider(settings, http=http, keys=keys, name=provider_name)
         async with contextlib.AsyncExitStack() as stack:
             if isinstance(provider, contextlib.AbstractAsyncContextManager):
