@@ -1,4 +1,5 @@
-"""Load on `assay serve`: 20 concurrent SSE clients on one run, then 5 concurrent runs.
+"""Load on `assay serve`: 20 concurrent SSE clients on one run, 5 concurrent runs, and
+50 POSTs at once against `--max-runs 4`.
 
 Starts the local lab (loopback, a small generated corpus on 3 sites) and `assay serve` as a
 subprocess with a fresh home, then:
@@ -7,9 +8,11 @@ subprocess with a fresh home, then:
    every client must receive every event exactly once; event delivery latency is
    "received at" minus the event's own `ts` (written to run.log.jsonl);
 2. 5 runs started at once (`--max-runs 5`) while a poller reads GET /api/v1/runs/{id}:
-   time to the run id (POST), API latency under load, wall time until all are done.
+   time to the run id (POST), API latency under load, wall time until all are done;
+3. on a second server (`--max-runs 4`, fresh home), 50 POSTs sent together: exactly 4 must
+   be accepted (202) and working, 46 refused with 429 (`--limit-only` runs just this).
 
-The server's resident memory (psutil) is sampled every 50 ms throughout.
+The server's resident memory (psutil) is sampled every 50 ms during 1 and 2.
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -155,42 +161,89 @@ async def concurrent_runs(base: str, runs: int) -> None:
     print("    " + summary("GET /api/v1/runs/{id} under load", api_latency))
 
 
+async def burst(base: str, posts: int, limit: int) -> None:
+    """``posts`` POSTs sent together: how many were accepted, refused, and really working."""
+    topics = [f"What is notable about the {t}?" for t in TOPICS]
+    limits = httpx2.Limits(max_connections=posts)
+    async with httpx2.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+        gate = asyncio.Event()
+
+        async def start(number: int) -> httpx2.Response:
+            await gate.wait()  # every request is ready before any is sent
+            body = {"topic": topics[number % len(topics)]}
+            return await client.post("/api/v1/runs", json=body)
+
+        pending = [asyncio.create_task(start(n)) for n in range(posts)]
+        await asyncio.sleep(0.1)
+        sent = time.perf_counter()
+        gate.set()
+        answers = await asyncio.gather(*pending)
+        took = time.perf_counter() - sent
+        codes = Counter(a.status_code for a in answers)
+        ids = [a.json()["id"] for a in answers if a.status_code == 202]
+        details = [(await client.get(f"/api/v1/runs/{i}")).json() for i in ids]
+        working = sum(1 for d in details if d["active"])
+        listed = (await client.get("/api/v1/runs")).json()
+        running = sum(1 for r in listed if r["status"] == "running")
+        for run_id in ids:  # the runs are not the point here: stop them
+            await client.post(f"/api/v1/runs/{run_id}/cancel")
+    shown = ", ".join(f"{n} x {code}" for code, n in sorted(codes.items()))
+    print(f"[3] {posts} concurrent POSTs against --max-runs {limit}: {shown} in {took:.2f}s; "
+          f"right after: {working} accepted runs active, {running} runs in the store "
+          "running")  # fmt: skip
+
+
+@contextmanager
+def serving(lab_url: str, home: Path, max_runs: int) -> Iterator[tuple[str, int]]:
+    """`assay serve` as a subprocess on a free port: (base URL, pid) once it answers."""
+    port = free_port()
+    command = [sys.executable, "-m", "assay.cli", "serve", "--port", str(port),
+               "--home", str(home), "--search", "searxng", "--searxng-url", lab_url,
+               "--allow-host", "127.0.0.0/8", "--max-runs", str(max_runs)]  # fmt: skip
+    env = {**os.environ, "ASSAY_FSYNC": "never"}
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                httpx2.get(f"{base}/api/v1/runs", timeout=1)
+                break
+            except httpx2.HTTPError:
+                time.sleep(0.05)
+        yield base, server.pid
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=20, help="SSE clients on one run")
     parser.add_argument("--runs", type=int, default=5, help="concurrent runs")
+    parser.add_argument("--posts", type=int, default=50, help="POSTs sent together in [3]")
+    parser.add_argument("--limit", type=int, default=4, help="--max-runs of the [3] server")
+    parser.add_argument("--limit-only", action="store_true", help="run only [3]")
     args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="assay-serve-load-"))
-    port = free_port()
     with serve_lab(corpus(), sites=3) as lab:
-        command = [sys.executable, "-m", "assay.cli", "serve", "--port", str(port),
-                   "--home", str(home), "--search", "searxng", "--searxng-url", lab.sites[0],
-                   "--allow-host", "127.0.0.0/8", "--max-runs", str(args.runs)]  # fmt: skip
-        env = {**os.environ, "ASSAY_FSYNC": "never"}
-        server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(200):
-                try:
-                    httpx2.get(f"{base}/api/v1/runs", timeout=1)
-                    break
-                except httpx2.HTTPError:
-                    time.sleep(0.05)
-            sampler = MemorySampler(server.pid)
-            idle = psutil.Process(server.pid).memory_info().rss
-            sampler.start()
-            asyncio.run(sse_fanout(base, args.clients, "How tall is the Halvorsen Lighthouse?",
-                                   home))  # fmt: skip
-            asyncio.run(concurrent_runs(base, args.runs))
-            sampler.stop.set()
-            sampler.join()
-            end = psutil.Process(server.pid).memory_info().rss
-            mb = 1024 * 1024
-            print(f"server RSS: idle {idle / mb:.0f} MB, peak {max(sampler.samples) / mb:.0f} MB, "
-                  f"after {end / mb:.0f} MB")  # fmt: skip
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+        if not args.limit_only:
+            home = Path(tempfile.mkdtemp(prefix="assay-serve-load-"))
+            with serving(lab.sites[0], home, args.runs) as (base, pid):
+                sampler = MemorySampler(pid)
+                idle = psutil.Process(pid).memory_info().rss
+                sampler.start()
+                asyncio.run(sse_fanout(base, args.clients,
+                                       "How tall is the Halvorsen Lighthouse?", home))  # fmt: skip
+                asyncio.run(concurrent_runs(base, args.runs))
+                sampler.stop.set()
+                sampler.join()
+                end = psutil.Process(pid).memory_info().rss
+                mb = 1024 * 1024
+                peak = max(sampler.samples)
+                print(f"server RSS: idle {idle / mb:.0f} MB, peak {peak / mb:.0f} MB, "
+                      f"after {end / mb:.0f} MB")  # fmt: skip
+        limited = Path(tempfile.mkdtemp(prefix="assay-serve-limit-"))
+        with serving(lab.sites[0], limited, args.limit) as (base, _pid):
+            asyncio.run(burst(base, args.posts, args.limit))
 
 
 if __name__ == "__main__":
