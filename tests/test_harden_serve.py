@@ -270,3 +270,54 @@ def test_a_404_names_no_path_and_a_huge_id_is_a_404(isolated_home: Path) -> None
         answer = asyncio.run(asgi_call(app, "GET", path, headers=host))
         assert answer.status == 404, path
         assert str(isolated_home) not in answer.body.decode() and "/tmp" not in answer.body.decode()
+
+
+def test_serve_offers_what_its_allow_options_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from assay.cli import app as cli
+
+    served: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app))
+    args = ["serve", "--model", "openai:own", "--allow-model", "anthropic:other",
+            "--allow-base-url", "http://127.0.0.1:9/v1", "--allow-search", "duckduckgo",
+            "--public-name", "Assay.Example"]  # fmt: skip
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    web = served["app"]
+    choices = web.state.runs.choices  # type: ignore[attr-defined]
+    assert choices.models == {"openai:own", "anthropic:other"}
+    assert choices.base_urls == {"http://127.0.0.1:9/v1"}
+    assert choices.searches == {"local", "duckduckgo"}
+    answer = asyncio.run(asgi_call(web, "GET", b"/api/v1/runs",
+                                   headers=[(b"host", b"assay.example:8000")]))  # fmt: skip
+    assert answer.status == 200
+
+
+def test_offered_choices_pair_each_endpoint_with_its_provider(isolated_home: Path) -> None:
+    from assay.errors import BadInputError
+    from assay.protocols.launch import StartRun
+    from assay.protocols.served import ServedChoices
+
+    base = load_settings(home=isolated_home, model="openai:own", base_url="http://vllm.lab/v1")
+    offered = ServedChoices.offered(
+        base, models=["anthropic:c", "openai:other"], base_urls=["http://gpu.lab:8000/v1/"]
+    )
+
+    def resolved(**fields: object) -> tuple[str | None, str | None, str | None]:
+        served = offered.resolve(StartRun(topic="t", **fields), base)  # type: ignore[arg-type]
+        return served.settings.model, served.settings.base_url, served.key
+
+    assert resolved() == ("openai:own", "http://vllm.lab/v1", None)
+    assert resolved(model="openai:other") == ("openai:other", "http://vllm.lab/v1", None)
+    assert resolved(model="anthropic:c") == ("anthropic:c", None, None)  # not vllm's endpoint
+    assert resolved(model="OpenAI:other", base_url="HTTP://gpu.lab:8000/v1") == (
+        "OpenAI:other", "HTTP://gpu.lab:8000/v1", None)  # fmt: skip
+    mine = resolved(model="openai:x", base_url="http://mine.example/v1", api_key="k" * 12)
+    assert mine == ("openai:x", "http://mine.example/v1", "k" * 12)
+    for refused in ({"model": "openai:x"}, {"base_url": "http://mine.example/v1"},
+                    {"api_key": "k" * 12}, {"protocol": "synth", "model": "openai:x",
+                                            "api_key": "k" * 12}):  # fmt: skip
+        with pytest.raises(BadInputError):
+            resolved(**refused)
