@@ -8,8 +8,10 @@ spellings, whatever the dataset:
     gold      answer | answers (a list); aliases | answer_aliases add accepted answers
     label     label | claim_label: SUPPORTS, REFUTES, NOT_ENOUGH_INFO or DISPUTED
     type      type (a breakdown key: bridge, comparison, ...)
-    gold passages  supporting_facts: [[title, sentence index], ...] (scored as recall)
-    inline corpus  context: [[title, [sentences]], ...] or evidences: [{article, evidence}]
+    gold passages  supporting_facts: [[title, sentence index], ...], or the titles of the
+                   paragraphs marked is_supporting (scored as recall)
+    inline corpus  context: [[title, [sentences]], ...], evidences: [{article, evidence}] or
+                   paragraphs: [{title, paragraph_text | text, is_supporting}]
 
 An inline corpus (the union over the selected items) is what the lab serves when no
 ``--corpus`` is given.
@@ -106,7 +108,7 @@ def _item(record: dict[str, Any], position: int, kind: Kind, path: Path) -> Eval
         answers=_answers(record),
         label=str(label) if label is not None else None,
         type=str(record.get("type") or "all"),
-        gold_titles=frozenset(str(f[0]) for f in record.get("supporting_facts") or [] if f),
+        gold_titles=_gold_titles(record),
         passages=_passages(record),
     )
 
@@ -115,7 +117,26 @@ def _answers(record: dict[str, Any]) -> tuple[str, ...]:
     given = record.get("answers", record.get("answer"))
     answers = [given] if isinstance(given, str) else list(given or [])
     answers += list(record.get("aliases") or record.get("answer_aliases") or [])
-    return tuple(str(a) for a in answers if str(a).strip())
+    # an alias list often repeats the answer itself: each accepted answer once, in order
+    return tuple(dict.fromkeys(str(a).strip() for a in answers if str(a).strip()))
+
+
+def _gold_titles(record: dict[str, Any]) -> frozenset[str]:
+    titles = {str(fact[0]) for fact in record.get("supporting_facts") or [] if fact}
+    titles |= {title for title, _, supporting in _paragraphs(record) if supporting}
+    return frozenset(titles)
+
+
+def _paragraphs(record: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    """(title, text, is_supporting) of the item's ``paragraphs`` that have both."""
+    out = []
+    for paragraph in record.get("paragraphs") or []:
+        if isinstance(paragraph, dict):
+            title = paragraph.get("title")
+            text = paragraph.get("paragraph_text", paragraph.get("text"))
+            if title and isinstance(text, str) and text.strip():
+                out.append((str(title), text.strip(), bool(paragraph.get("is_supporting"))))
+    return out
 
 
 def _passages(record: dict[str, Any]) -> tuple[tuple[str, str], ...]:
@@ -131,4 +152,5 @@ def _passages(record: dict[str, Any]) -> tuple[tuple[str, str], ...]:
             sentence = evidence.get("evidence", evidence.get("text"))
             if title and sentence:
                 out.append((str(title), str(sentence).strip()))
+    out += [(title, text) for title, text, _ in _paragraphs(record)]
     return tuple(out)
