@@ -35,7 +35,7 @@ from assay.claims.normalize import locate, normalize_text
 from assay.claims.picker import pick_claims
 from assay.claims.relevance import coverage
 from assay.claims.status import Judgment, Status, decide_status
-from assay.errors import ProviderError
+from assay.errors import ProviderError, UnsafePathError
 from assay.events import ClaimVerified, WarningEvent
 from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
@@ -63,8 +63,8 @@ class RunSources:
         for source_id, record in records.items():
             try:
                 texts[source_id] = ledger.read_snapshot(record)
-            except OSError:
-                continue  # a missing snapshot fails the snapshot_intact check
+            except (OSError, UnicodeDecodeError, UnsafePathError):
+                continue  # a missing (or unreadable) snapshot fails snapshot_intact
         return cls(records, texts)
 
     def origins(self) -> Origins:
