@@ -54,8 +54,12 @@ def test_the_untouched_lab_run_passes_and_is_chained(run_copy: Path) -> None:
     wanted = {("source", s["id"]) for s in lines(run_copy / "sources.jsonl")}
     wanted |= {("claim", c["id"]) for c in claims} | {("file", "report.md")}
     assert wanted <= chained
+    entries = lines(run_copy / "chain.jsonl")
     payload = json.loads(runner.invoke(app, ["verify", run_copy.name, "--json"]).output)
     assert payload["ok"] is True and payload["failures"] == [] and payload["warnings"] == []
+    # the head an outside witness keeps: the chain as verify read it (its own events after)
+    assert payload["chain"] == {"entries": len(entries), "head": entries[-1]["hash"]}
+    assert len(lines(run_copy / "chain.jsonl")) > len(entries)
     first = payload["claims"][0]
     assert {"id", "recorded", "presented", "rederived", "reason", "failed"} <= set(first)
     assert (first["recorded"], first["presented"], first["rederived"]) == ("weak",) * 3
@@ -101,12 +105,16 @@ def test_a_relabelled_source_presented_as_verified_fails_and_is_named(run_copy: 
 
 
 def test_rejudge_catches_an_edited_claim_text_without_a_chain(run_copy: Path) -> None:
-    """Even with the chain gone, the quotes do not say what the text says."""
+    """Even with the chain gone, the quotes do not say what the text says: code sees the
+    names missing, and a judge reads the rest."""
     _delete_the_chain(run_copy)
     write_lines(run_copy / "claims.jsonl", _edit_text(lines(run_copy / "claims.jsonl")))
     code, output = verify(run_copy)
     assert code == 4 and "chain.jsonl is missing" in output  # a run without one fails
-    assert "Eiffel" not in output  # the quotes hold: only a judge can read the text
+    assert (  # and code sees that the quote does not name what the text names
+        "claim_001: claims.jsonl says weak, but it re-derives as needs_review: "
+        "names_supported: evidence 0 (src_01) lacks Eiffel Tower, Berlin, Germany"
+    ) in output
     code, output = verify(run_copy, "--rejudge")
     assert code == 4
     assert "claim_001: its quote from src_01 does not support its text" in output
@@ -287,6 +295,13 @@ def test_rejudge_with_a_model_asks_it_about_each_claim(
     assert "claim_001: its quote from src_01 does not support its text" in output
     assert "scripted:model says REFUTES" in output
     assert "claim_002: its quote" not in output  # the other claims' quotes support them
+
+
+def test_a_file_the_chain_does_not_cover_is_named(run_copy: Path) -> None:
+    (run_copy / "notes.txt").write_text("verified by hand")
+    payload = json.loads(runner.invoke(app, ["verify", run_copy.name, "--json"]).output)
+    assert payload["ok"] is True
+    assert payload["warnings"] == ["notes.txt is not covered by chain.jsonl: not verified"]
 
 
 def _edit(name: str, change: Callable[[list[dict[str, Any]]], object]) -> Callable[[Path], None]:

@@ -73,6 +73,7 @@ SOURCES = _Ledger("source", SOURCES_FILE, "source")
 CLAIMS = _Ledger("claim", CLAIMS_FILE, "claim")
 EVENTS = _Ledger("event", LOG_FILE, "event")
 RUN = _Ledger("run", RUN_FILE, "")
+_CHAINED_FILES = frozenset({CHAIN_FILE, SOURCES_FILE, CLAIMS_FILE, LOG_FILE, RUN_FILE})
 
 
 def audit_links(run_dir: Path) -> list[str]:
@@ -155,6 +156,10 @@ def audit_chain(run_dir: Path, *, declared: bool) -> Audit:
     for name in (REPORT_FILE, REPORT_JSON_FILE):
         if name not in files and (run_dir / name).is_file():
             audit.failures.append(f"{name} was not written by assay (it is not in {CHAIN_FILE})")
+    covered = {*files, *_CHAINED_FILES}
+    for path in sorted(run_dir.iterdir()):
+        if path.is_file() and path.name not in covered and not path.name.startswith("."):
+            audit.warnings.append(f"{path.name} is not covered by {CHAIN_FILE}: not verified")
     return audit
 
 

@@ -147,7 +147,8 @@ class SourceLedger:
             record = self._journal.get(source_id)
             if record is not None:
                 annotated = SourceRecord.model_validate(record.model_dump(mode="json") | fields)
-                self._chain.append_changed("source", {source_id: annotated.chain_parts()})
+                if annotated != record:  # (compared in memory: no read of the chain)
+                    self._chain.append("source", source_id, annotated.chain_parts())
                 self._journal.stage([annotated])
                 self._journal.flush()
 
