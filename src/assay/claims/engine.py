@@ -8,7 +8,8 @@ independent origins; and the status follows from all of that (``status.decide_st
 Corroborating sources (``claims.corroborate``) are judged the same way and attached only
 when their verdict stands; a refutation, or a corroborator's support, about another subject
 (``claims.conflict``) counts for nothing, and a "support" that gives another value for the
-claim's date, place, number or name is no support. A judge's REFUTES stands only on a
+claim's date, place, number or name is no support, nor is a quote that lacks one of the
+claim's numbers or names (``mechanical.key_facts_missing``). A judge's REFUTES stands only on a
 disagreement code can see (``claims.disagreement``: a negation or antonym, another number,
 another value for the same slot), and its SUPPORTS never on one.
 Statuses are staged in memory and claims.jsonl is rewritten atomically at checkpoints
@@ -30,12 +31,12 @@ from assay.claims.corroborate import CorroborationPool
 from assay.claims.disagreement import disagreement
 from assay.claims.independence import Origins, group_origins
 from assay.claims.judge import Judge, Verdict, WholeSourceJudge
-from assay.claims.mechanical import CheckResult, mechanical_checks
+from assay.claims.mechanical import CheckResult, key_facts_missing, mechanical_checks
 from assay.claims.normalize import locate, normalize_text
 from assay.claims.picker import pick_claims
 from assay.claims.relevance import coverage
 from assay.claims.status import Judgment, Status, decide_status
-from assay.errors import ProviderError
+from assay.errors import ProviderError, UnsafePathError
 from assay.events import ClaimVerified, WarningEvent
 from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
@@ -63,8 +64,8 @@ class RunSources:
         for source_id, record in records.items():
             try:
                 texts[source_id] = ledger.read_snapshot(record)
-            except OSError:
-                continue  # a missing snapshot fails the snapshot_intact check
+            except (OSError, UnicodeDecodeError, UnsafePathError):
+                continue  # a missing (or unreadable) snapshot fails snapshot_intact
         return cls(records, texts)
 
     def origins(self) -> Origins:
@@ -254,11 +255,13 @@ class VerificationEngine:
                 located = None
                 unsure = True
             elif verdict.label == "SUPPORTS" and (
-                conflict.slot_conflicts(subject, conflict.read(verdict.quote, title))
+                key_facts_missing(record_of_claim.text, verdict.quote, title)
+                or conflict.slot_conflicts(subject, conflict.read(verdict.quote, title))
                 or disagreement(claim, verdict.quote)
             ):
-                # "located in Paris" does not support "located in Berlin", nor "not
-                # accelerating" "accelerating", whatever a judge (or a page) says.
+                # A sentence lacking the claim's year or name does not support it (a page
+                # told a judge to say SUPPORTS of one), nor "located in Paris" "located in
+                # Berlin", nor "not accelerating" "accelerating", whatever a judge says.
                 located = None
                 unsure = True
             if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:

@@ -1,22 +1,25 @@
 """``assay verify``: re-derive every status from the run's files alone, with no model.
 
-The judge's stances are taken from claims.jsonl, but everything that makes them count is
-re-checked: each quote must still be in its snapshot at its offsets, each snapshot must
-still hash to what was recorded, every number must be quoted, and origins are re-grouped
-from the URLs the sources were fetched from. Then the whole run is audited
-(``claims.integrity``): every snapshot, and every record and report version against the
-run's hash chain. Every URL and claim marker in the report must match what the run really
-fetched and found.
+A run with a symbolic link anywhere in it is refused before anything is read
+(``claims.integrity.audit_links``). Otherwise the judge's stances are taken from
+claims.jsonl, but everything that makes them count is re-checked: each quote must still
+be in its snapshot at its offsets, each snapshot must still hash to what was recorded,
+each supporting quote must hold the claim's numbers and names (``claims.mechanical``), and
+origins are re-grouped from the URLs the sources were fetched from. Then the whole run is
+audited (``claims.integrity``): every snapshot, and every field of every record and
+report version against the run's hash chain. Every URL and claim marker in the report
+must match what the run really fetched and found.
 
 A failure is anything an honest run does not produce, whatever the claim's status: a
 tampered file, a quote not at its offsets, a claim citing a source the run never fetched,
-a report marker naming no claim, or a recorded or presented status that differs from the
-one the files re-derive (a weak claim that now re-derives as needs_review was tampered
-with as surely as a verified one). Claims still ``unverified`` make no promise to check.
+a report marker naming no claim, a run without a hash chain, or a recorded or presented
+status that differs from the one the files re-derive (a weak claim that now re-derives
+as needs_review was tampered with as surely as a verified one). Claims still
+``unverified`` make no promise to check.
 
 ``rejudge`` goes further, with a judge: each claim's text against each of its supporting
-quotes, so a claim whose text was changed to say something its quotes do not is caught
-even in a run without a hash chain.
+quotes, so a claim whose text says something its quotes do not is caught even when the
+run's chain was rewritten consistently.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from assay.claims.engine import RunSources, assess
-from assay.claims.integrity import audit_chain, audit_snapshots
+from assay.claims.integrity import audit_chain, audit_links, audit_snapshots
 from assay.claims.judge import Judge
 from assay.claims.mechanical import CheckResult
 from assay.errors import ProviderError
@@ -74,6 +77,11 @@ class RecheckReport:
     records: dict[str, ClaimRecord] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    refused: bool = False
+    """The run was not read at all (a symbolic link in it): nothing may be written to it."""
+    chain_head: tuple[int, str] | None = None
+    """(entries, hash of the last one): what an outside witness keeps to catch a chain
+    rewritten whole (``store.chain``)."""
 
     @property
     def ok(self) -> bool:
@@ -86,6 +94,11 @@ class RecheckReport:
             "ok": self.ok,
             "failures": self.failures,
             "warnings": self.warnings,
+            "chain": (
+                {"entries": self.chain_head[0], "head": self.chain_head[1]}
+                if self.chain_head
+                else None
+            ),
             "claims": [
                 {
                     "id": c.claim_id,
@@ -102,7 +115,10 @@ class RecheckReport:
         }
 
     def record(self, events: EventLog) -> None:
-        """Each re-derived status as a ``claim.verified`` event of the run."""
+        """Each re-derived status as a ``claim.verified`` event of the run (none into a
+        refused run: its log may be a link to anywhere)."""
+        if self.refused:
+            return
         for item in self.claims:
             events.emit(
                 ClaimVerified(
@@ -115,13 +131,22 @@ class RecheckReport:
 
 def recheck_run(run_dir: Path) -> RecheckReport:
     report = RecheckReport()
-    sources = RunSources.load(SourceLedger(run_dir))
+    links = audit_links(run_dir)
+    if links:
+        report.failures.extend(links)
+        report.refused = True
+        return report
+    try:
+        sources = RunSources.load(SourceLedger(run_dir))
+    except ValidationError as exc:
+        report.failures.append(f"sources.jsonl has an invalid record: {exc.errors()[0]['msg']}")
+        return report
     origins = sources.origins()
     read = ClaimLedger(run_dir).read()
     report_path = run_dir / REPORT_FILE
     text = report_path.read_text(encoding="utf-8") if report_path.is_file() else ""
     presented = dict(claim_markers(text))
-    report.failures.extend(audit_snapshots(list(sources.records.values()), sources.texts))
+    report.failures.extend(audit_snapshots(run_dir, list(sources.records.values())))
     claims: list[ClaimRecord] = []
     for number, raw in enumerate(read.records, start=1):
         try:
@@ -146,12 +171,10 @@ def recheck_run(run_dir: Path) -> RecheckReport:
     for url in dict.fromkeys(cited_urls(text)):
         if url not in fetched:
             report.failures.append(f"the report cites {url}, which the run never fetched")
-    chain = audit_chain(
-        run_dir,
-        expected=load_info(run_dir).hash_chain,
-        sources=list(sources.records.values()),
-        claims=claims,
-    )
+    chain = audit_chain(run_dir, declared=load_info(run_dir).hash_chain)
+    if chain.chain is not None and chain.chain.entries:
+        last = chain.chain.entries[-1]
+        report.chain_head = (len(chain.chain.entries), last.hash)
     report.failures.extend(chain.failures)
     report.warnings.extend(chain.warnings)
     report.warnings.extend(f"claims.jsonl: {p}" for p in read.problems)

@@ -35,8 +35,8 @@ def verify(
     as_json: JsonOpt = False,
 ) -> None:
     """Re-check the whole run: every snapshot, quote, number, origin and status, the
-    report's markers and URLs, and the hash chain over its records; exit 4 naming each
-    failure."""
+    report's markers and URLs, and the hash chain over every file; exit 4 naming each
+    failure (a run without a chain, or with a symbolic link in it, fails)."""
     import asyncio
 
     from assay.claims.recheck import recheck_run
@@ -46,23 +46,26 @@ def verify(
     settings = CommonOptions(home=home, model=model, base_url=base_url).settings()
     keys = KeyStore(settings.home, settings.keys)
     secrets = frozenset(keys.known_secret_values())
-    run = RunStore(settings.home, fsync=settings.fsync == "always", secrets=secrets).open(run_id)
-    result = recheck_run(run.dir)
-    if rejudge_claims:
+    store = RunStore(settings.home, fsync=settings.fsync == "always", secrets=secrets)
+    directory = store.resolve(run_id)
+    run_name = directory.name
+    result = recheck_run(directory)  # before run.json is opened: a link in the run is refused
+    if rejudge_claims and not result.refused:
         asyncio.run(_rejudge(result, settings, keys))
-    result.record(run.events)
+    if not result.refused:
+        result.record(store.open(run_name).events)
     if as_json:
-        print_json(result.to_json(run.id))
+        print_json(result.to_json(run_name))
     else:
         _print(result)
     if not result.ok:
         raise IntegrityError(
-            f"{run.id}: {len(result.failures)} check(s) failed; first: {result.failures[0]}"
+            f"{run_name}: {len(result.failures)} check(s) failed; first: {result.failures[0]}"
         )
     if not as_json:
         console.print(
-            f"{shown(run.id)}: every claim presented as verified holds, and every status, "
-            f"source and report version matches the files ({len(result.claims)} claims)"
+            f"{shown(run_name)}: every claim presented as verified holds, and every status, "
+            f"source, event and report version matches the files ({len(result.claims)} claims)"
         )
 
 
@@ -84,13 +87,13 @@ def _print(result: RecheckReport) -> None:
 
     table = Table("claim", "recorded", "report", "re-derived", "checks", "reason")
     for item in result.claims:
-        checks = " ".join(f"{_MARK[c.passed]}{c.name}" for c in item.checks)
+        checks = " ".join(f"{_MARK[c.passed]}{shown(c.name)}" for c in item.checks)
         table.add_row(
             shown(item.claim_id),
             shown(item.recorded),
             shown(item.presented or "-"),
             shown(item.rederived),
-            shown(checks),
+            checks,  # the marks are markup; each name is escaped
             shown(item.reason),
             style="red" if item.failed else "",
         )

@@ -1,34 +1,38 @@
-"""``chain.jsonl``: a hash chain over a run's records, appended as they are written.
+"""``chain.jsonl``: a hash chain over a run's files, appended as they are written.
 
-Every time a run appends a source, appends or changes a claim, or writes a top-level file
-such as report.md, one entry is appended here::
+The chain opens with a header naming its format and the assay that started it; after
+that, every time a run writes run.json, appends a source or an event, appends or changes a
+claim, annotates a source, or writes a top-level file such as report.md, one entry is
+appended here::
 
     {"seq": 7, "kind": "claim", "id": "claim_003",
-     "parts": {"text": <sha256>, "evidence": <sha256>, "sources": <sha256>, ...},
+     "parts": {"text": <sha256>, "evidence": <sha256>, "status": <sha256>, ...},
      "prev": <hash of entry 6>, "hash": <sha256 of seq, kind, id, parts and prev>}
 
-``parts`` are digests of the content that only assay itself may change: a source's URL,
-final URL, domain and snapshot hash; a claim's text, evidence (quotes, offsets, source
-ids, stances), cited source ids and whether the judge was unsure; a file's bytes. A
-claim's status is left out on purpose: ``assay verify`` re-derives every status from the
-evidence anyway, and claims.jsonl is legitimately rewritten as statuses change. When a
-rewrite does change a claim's chained content (verification adds evidence), a new entry
-for the same id is appended; the latest entry for an id is what the record must match.
+``parts`` hold one digest per field of the record as its file holds it (secrets masked):
+every field of run.json, of a source line, of a claim line (its status, reason, checks,
+relevance and who wrote it included) and of an event line; a file's bytes. A rewrite that
+changes a record appends a new entry for the same id; the latest entry for an id is what
+the record must match, and records must stand in their files in the order they were
+first chained.
 
-What it protects against: quiet edits of the files after the fact. An edited claim text
-or quote, a relabelled source URL, an edited report sentence, a removed or added line, and
-an edited or deleted chain entry (every entry commits to the one before it) are all found
-by ``assay verify`` and named.
+What it protects against: quiet edits of the files after the fact. Any edited field, a
+relabelled source, an edited report sentence, a removed, added or moved line, and an
+edited or deleted chain entry (every entry commits to the one before it) are found by
+``assay verify`` and named. A run without a chain, or whose chain does not open with the
+header of this format, fails: a forger can delete a chain as easily as a run made before
+chains lacks one, so the two cannot be told apart and both fail closed.
 
 What it does not protect against: someone who rewrites the records and then recomputes
-the whole chain consistently (there is no secret key and no outside witness), or a
-process that writes through assay's own ledgers. Nor does it prove who wrote a run. Runs
-created before the chain existed have no chain.jsonl and verify with a warning.
+the whole chain consistently, or appends entries of their own (there is no secret key and
+no outside witness), or a process that writes through assay's own ledgers. Nor does it
+prove who wrote a run. Catching a consistent rewrite needs the chain's head kept where
+the forger cannot write (``assay verify --json`` reports it).
 
 Each entry is written just before its record. A crash between the two leaves an entry
 whose record is missing or older; ``verify`` reports that run as not matching until a
-``resume`` writes the record again under the same id (ids are sequential), which appends
-a newer entry that the record then matches.
+``resume`` writes the record again under the same id (ids and event numbers are
+sequential), which appends a newer entry that the record then matches.
 
 Entries are appended one whole line per write (``store.jsonl``); a torn last line from a
 crash is skipped with a warning, and the next append links to the last whole entry.
@@ -46,10 +50,15 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from assay.store.jsonl import append_jsonl, read_jsonl
+from assay.__about__ import __version__
+from assay.store.jsonl import append_jsonl, dumps_line, read_jsonl
 
 CHAIN_FILE = "chain.jsonl"
 GENESIS = "0" * 64
+FORMAT = "2"
+"""The chain format: 2 chains every field of every record (1 chained a few of a claim's
+and a source's, and neither run.json nor the event log)."""
+HEADER_KIND, HEADER_ID = "chain", "format"
 _TAIL_BYTES = 8192
 _LOCKS: dict[Path, threading.RLock] = {}
 _LOCKS_GUARD = threading.Lock()
@@ -63,6 +72,17 @@ def digest(value: object) -> str:
 
 def file_parts(data: bytes) -> dict[str, str]:
     return {"sha256": hashlib.sha256(data).hexdigest()}
+
+
+def record_parts(record: Mapping[str, Any]) -> dict[str, str]:
+    """A digest of each field of a record, so that ``verify`` can name the field changed."""
+    return {str(name): digest(value) for name, value in record.items()}
+
+
+def written_parts(record: Mapping[str, Any]) -> dict[str, str]:
+    """``record_parts`` of ``record`` as its JSON line holds it, known secrets masked
+    (``store.jsonl``): the parts ``verify`` computes from the file must be these."""
+    return record_parts(json.loads(dumps_line(dict(record))))
 
 
 @dataclass(frozen=True)
@@ -114,6 +134,14 @@ class ChainRead:
     breaks: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def header(self) -> Mapping[str, str] | None:
+        """The parts of the format header, when the chain opens with one."""
+        first = self.entries[0] if self.entries else None
+        if first is None or (first.kind, first.id) != (HEADER_KIND, HEADER_ID):
+            return None
+        return first.parts
+
     def latest(self, kind: str) -> dict[str, Mapping[str, str]]:
         """The newest chained parts of every record of ``kind``, by id, in first-seen order."""
         found: dict[str, Mapping[str, str]] = {}
@@ -126,7 +154,7 @@ class ChainRead:
 @dataclass
 class HashChain:
     """The chain of one run directory. Appends are no-ops until ``start`` created the file,
-    so a run made before the chain existed is never half-chained by a later resume."""
+    so a directory without a chain (an older run) is never half-chained by a resume."""
 
     run_dir: Path
     fsync: bool = True
@@ -140,7 +168,12 @@ class HashChain:
         return self.path.is_file()
 
     def start(self) -> None:
+        """Create the chain with its header (format and writer), once."""
         self.path.touch(exist_ok=True)
+        with self.lock():
+            if self.path.stat().st_size == 0:
+                writer = {"format": FORMAT, "writer": f"assay {__version__}"}
+                self.append(HEADER_KIND, HEADER_ID, writer)
 
     def lock(self) -> threading.RLock:
         """One lock per chain file in this process: ledgers of one run share it."""

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from assay.store.chain import HashChain, digest
+from assay.store.chain import HashChain, written_parts
 from assay.store.journal import Journal
 from assay.store.jsonl import JsonlRead, read_jsonl
 
@@ -57,14 +57,9 @@ class ClaimRecord(BaseModel):
         return self.model_dump(mode="json", by_alias=True)
 
     def chain_parts(self) -> dict[str, str]:
-        """Digests of what only assay may change (``store.chain``): the status is left out,
-        but not the judge's unsureness, from which ``verify`` re-derives it."""
-        return {
-            "text": digest(self.text),
-            "evidence": digest([e.model_dump(mode="json") for e in self.evidence]),
-            "sources": digest(self.source_ids),
-            "judge_unsure": digest(bool(self.checks.get("judge_unsure", False))),
-        }
+        """A digest of every field of the line (``store.chain``): its status and reason too,
+        which ``verify`` also re-derives, and whatever a report or an answer reads."""
+        return written_parts(self.to_json())
 
 
 @dataclass
@@ -126,8 +121,8 @@ class ClaimLedger:
             self.flush()
 
     def flush(self) -> None:
-        """Write the staged claims in one atomic replacement; those whose text or evidence
-        changed get a new chain entry first."""
+        """Write the staged claims in one atomic replacement; each changed one gets a new
+        chain entry first."""
         with self._journal.lock, self.chain.lock():
             staged = self._journal.staged()
             if staged:

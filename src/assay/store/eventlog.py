@@ -1,4 +1,8 @@
-"""``run.log.jsonl``: the append-only, numbered record of everything a run did."""
+"""``run.log.jsonl``: the append-only, numbered record of everything a run did.
+
+In a run directory with a hash chain, each event is chained (``store.chain``) just before
+it is written, by its number: a removed, edited or moved event is found by ``assay verify``.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from typing import Any
 
 from assay.events import Event
 from assay.keys import scrub
+from assay.store.chain import HashChain, written_parts
 from assay.store.jsonl import JsonlRead, append_jsonl, read_jsonl
 
 LOG_FILE = "run.log.jsonl"
@@ -38,6 +43,10 @@ class EventLog:
     listeners: list[Listener] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _next_seq: int = field(init=False, default=-1)
+    _chain: HashChain = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._chain = HashChain(self.path.parent, fsync=self.fsync)
 
     def emit(self, event: Event) -> dict[str, Any]:
         with self._lock:
@@ -51,7 +60,9 @@ class EventLog:
             }
             if self.secrets:
                 record = _scrubbed(record, self.secrets)
-            append_jsonl(self.path, record, fsync=self.fsync)
+            with self._chain.lock():
+                self._chain.append("event", str(record["seq"]), written_parts(record))
+                append_jsonl(self.path, record, fsync=self.fsync)
             self._next_seq += 1
         for listener in list(self.listeners):
             listener(record)

@@ -4,7 +4,7 @@
     plan.md           the plan, rewritten atomically as checkboxes are ticked
     sources.jsonl     one record per fetched source        (store.sources)
     snapshots/*.md    the saved text of each source         (store.sources)
-    chain.jsonl       a hash chain over the records above   (store.chain)
+    chain.jsonl       a hash chain over every file here     (store.chain)
     claims.jsonl      one record per claim                  (store.claims)
     run.log.jsonl     the event log                         (store.eventlog)
     report.md         the report (report.json for structured output)
@@ -15,6 +15,7 @@ says "running" but whose process is gone is shown as interrupted.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from dataclasses import dataclass
@@ -27,8 +28,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from assay.__about__ import __version__
 from assay.errors import AmbiguousRunError, IntegrityError, RunNotFoundError
+from assay.redact import redact
 from assay.store.atomic import atomic_write_text
-from assay.store.chain import HashChain, file_parts
+from assay.store.chain import HashChain, file_parts, record_parts
 from assay.store.claims import ClaimLedger
 from assay.store.eventlog import LOG_FILE, EventLog, utc_now
 from assay.store.paths import safe_child, slugify
@@ -71,7 +73,8 @@ class RunInfo(BaseModel):
     pid: int | None = None
     host: str | None = None
     hash_chain: bool = False
-    """Whether the run keeps chain.jsonl (runs made before it existed do not)."""
+    """Whether the run keeps chain.jsonl. Informative only: ``verify`` fails every run
+    without a chain, whatever this says (a forger can clear it as easily as delete one)."""
 
     def effective_status(self) -> RunStatus:
         """``running`` only while the recorded process is alive on this host."""
@@ -102,19 +105,25 @@ class Run:
     def source_ledger(self) -> SourceLedger:
         return SourceLedger(self.dir, fsync=self.fsync)
 
+    @cached_property
+    def chain(self) -> HashChain:
+        return HashChain(self.dir, fsync=self.fsync)
+
     def save_info(self) -> None:
+        """Rewrite run.json atomically; each version is chained field by field."""
         self.info.updated_at = utc_now()
-        atomic_write_text(
-            self.dir / RUN_FILE, self.info.model_dump_json(indent=2) + "\n", fsync=self.fsync
-        )
+        text = redact(self.info.model_dump_json(indent=2) + "\n")  # as the file will hold it
+        with self.chain.lock():
+            self.chain.append("run", RUN_FILE, record_parts(json.loads(text)))
+            atomic_write_text(self.dir / RUN_FILE, text, fsync=self.fsync)
 
     def write_file(self, name: str, text: str) -> Path:
         """Atomically (re)write a top-level run file such as plan.md or report.md; each
-        version written is chained (``store.chain``)."""
+        version written is chained (``store.chain``), as the file holds it (secrets masked)."""
         path = safe_child(self.dir, name)
-        chain = HashChain(self.dir, fsync=self.fsync)
-        with chain.lock():
-            chain.append("file", name, file_parts(text.encode("utf-8")))
+        text = redact(text)
+        with self.chain.lock():
+            self.chain.append("file", name, file_parts(text.encode("utf-8")))
             atomic_write_text(path, text, fsync=self.fsync)
         return path
 

@@ -1,7 +1,8 @@
 """``sources.jsonl`` and ``snapshots/``: every fetched source, saved before it is used.
 
 A snapshot is the source's text with a front-matter header; its sha256 covers the text
-after the header, so ``assay verify`` can tell whether a snapshot was altered.
+after the header, so ``assay verify`` can tell whether a snapshot was altered, and the
+header must read exactly as ``render_snapshot`` writes it from the source's line.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict
 
 from assay.redact import redact
-from assay.store.chain import HashChain, digest
+from assay.store.chain import HashChain, written_parts
 from assay.store.journal import Journal
 from assay.store.paths import safe_child, unique_name, url_slug
 
@@ -40,14 +41,9 @@ class SourceRecord(BaseModel):
     content_type: str
 
     def chain_parts(self) -> dict[str, str]:
-        """Digests of what identifies the source (``store.chain``). Origins are derived from
+        """A digest of every field of the line (``store.chain``). Origins are derived from
         ``final_url``, never from ``domain``, but a relabelled domain is still an edit."""
-        return {
-            "url": digest(self.url),
-            "final_url": digest(self.final_url),
-            "domain": digest(self.domain),
-            "snapshot": digest([self.snapshot, self.sha256]),
-        }
+        return written_parts(self.model_dump(mode="json"))
 
 
 def text_sha256(text: str) -> str:
@@ -123,7 +119,8 @@ class SourceLedger:
         with self._journal.lock:
             snapshots = self.run_dir / SNAPSHOT_DIR
             snapshots.mkdir(exist_ok=True)
-            name = unique_name(snapshots, url_slug(final_url), ".md")
+            # A key in the URL must not name the file (nor differ from the masked line).
+            name = unique_name(snapshots, url_slug(redact(final_url)), ".md")
             record = SourceRecord(
                 id=f"src_{len(self._journal) + 1:02d}",
                 url=url,
@@ -136,24 +133,31 @@ class SourceLedger:
                 content_type=content_type,
             )
             path = safe_child(snapshots, name)
-            path.write_text(render_snapshot(record, text), encoding="utf-8")
+            # Masked like the record's line, so the header still reads as the line says.
+            path.write_text(redact(render_snapshot(record, text)), encoding="utf-8")
             with self._chain.lock():
                 self._chain.append("source", record.id, record.chain_parts())
                 self._journal.append([record])
             return self._journal.get(record.id) or record
 
     def annotate(self, source_id: str, **fields: object) -> None:
-        """Add ``fields`` (its relevance) to one source's line; the file is rewritten
-        atomically, so a crash leaves the old line or the new one."""
-        with self._journal.lock:
+        """Add ``fields`` (its relevance) to one source's line, chained; the file is
+        rewritten atomically, so a crash leaves the old line or the new one."""
+        with self._journal.lock, self._chain.lock():
             record = self._journal.get(source_id)
             if record is not None:
                 annotated = SourceRecord.model_validate(record.model_dump(mode="json") | fields)
+                if annotated != record:  # (compared in memory: no read of the chain)
+                    self._chain.append("source", source_id, annotated.chain_parts())
                 self._journal.stage([annotated])
                 self._journal.flush()
 
     def read_snapshot(self, record: SourceRecord) -> str:
         """The snapshot's text (front matter removed)."""
+        return snapshot_text(self.read_snapshot_file(record))
+
+    def read_snapshot_file(self, record: SourceRecord) -> str:
+        """The snapshot file whole, front matter included (UnsafePathError for a path that
+        leaves the run directory)."""
         parts = Path(record.snapshot).parts
-        path = safe_child(self.run_dir, *parts)
-        return snapshot_text(path.read_text(encoding="utf-8"))
+        return safe_child(self.run_dir, *parts).read_text(encoding="utf-8")
