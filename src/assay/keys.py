@@ -15,6 +15,7 @@ from pathlib import Path
 from assay.errors import ConfigError, MissingKeyError
 from assay.redact import MIN_SECRET_LENGTH, register_secrets
 from assay.store.atomic import atomic_write_text
+from assay.user_input import CONFIG_FILE_LIMIT, SECRET_FILE_LIMIT, read_user_text
 
 KEYS_FILE = "keys.json"
 
@@ -27,11 +28,14 @@ class KeyStore:
         self.references = dict(references or {})
 
     def _stored(self) -> dict[str, str]:
-        if not self.path.is_file():
+        if not self.path.exists():
             return {}
+        text = read_user_text(
+            self.path, limit=CONFIG_FILE_LIMIT, label=str(self.path), error=ConfigError
+        )
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
             raise ConfigError(f"{self.path}: not valid JSON: {exc}") from None
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
             raise ConfigError(f"{self.path}: expected an object of names to strings")
@@ -115,10 +119,8 @@ def _resolve_reference(name: str, reference: str) -> str:
             raise MissingKeyError(variable, name)
         return value
     path = Path(reference.removeprefix("$file:")).expanduser()
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise ConfigError(f"keys.{name}: cannot read {path}: {exc.strerror}") from None
+    label = f"keys.{name}: cannot read {path}"
+    return read_user_text(path, limit=SECRET_FILE_LIMIT, label=label, error=ConfigError).strip()
 
 
 def scrub(text: str, secrets: set[str]) -> str:

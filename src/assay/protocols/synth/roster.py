@@ -33,6 +33,7 @@ from assay.config import Settings
 from assay.errors import BadInputError
 from assay.gather.search.probe import configured_providers
 from assay.keys import KeyStore
+from assay.user_input import CONFIG_FILE_LIMIT, read_user_text
 
 Role = Literal["MANAGER", "SEARCHER", "CHIEF_AUTHOR"]
 ROLES: tuple[Role, ...] = ("MANAGER", "SEARCHER", "CHIEF_AUTHOR")
@@ -146,12 +147,7 @@ def parse_roster(data: Any) -> Roster:
 
 def load_roster(path: Path) -> Roster:
     """A roster from a ``.yaml``/``.yml`` or ``.toml`` file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"roster {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"roster {path}: not a text file (not UTF-8)") from None
+    text = read_user_text(path, limit=CONFIG_FILE_LIMIT, label=f"roster {path}")
     try:
         data = tomllib.loads(text) if path.suffix.lower() == ".toml" else yaml.safe_load(text)
     except (tomllib.TOMLDecodeError, yaml.YAMLError, RecursionError) as exc:
