@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from assay.controls import for_terminal
+from assay.controls import for_terminal, json_for_terminal
 from assay.redact import redact
 
 console = Console(highlight=False)
@@ -23,7 +23,7 @@ err_console = Console(stderr=True, highlight=False)
 
 def print_json(value: Any) -> None:
     """One JSON document on stdout and nothing else (for ``--json``)."""
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_for_terminal(json.dumps(value, ensure_ascii=False, indent=2)) + "\n")
     sys.stdout.flush()
 
 

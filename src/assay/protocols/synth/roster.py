@@ -30,6 +30,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assay.config import Settings
+from assay.controls import has_controls
 from assay.errors import BadInputError
 from assay.gather.search.probe import configured_providers
 from assay.keys import KeyStore
@@ -93,6 +94,11 @@ class _AgentIn(BaseModel):
     command: list[str] | None = None
     contract: Literal["json"] | None = None
 
+    @field_validator("name")
+    @classmethod
+    def _name_is_printable(cls, value: str) -> str:
+        return _printable_name(value)
+
     @field_validator("role", mode="before")
     @classmethod
     def _roles(cls, value: Any) -> Any:
@@ -113,6 +119,21 @@ class _RosterIn(BaseModel):
 
     agents: list[_AgentIn] = Field(min_length=1)
     chief_author: str | None = None
+
+    @field_validator("chief_author")
+    @classmethod
+    def _chief_is_printable(cls, value: str | None) -> str | None:
+        return None if value is None else _printable_name(value)
+
+
+def _printable_name(value: str) -> str:
+    """A name is printed and written in many places: one that is blank or could drive a
+    terminal (ESC, BEL, a newline) is refused here rather than cleaned at each of them."""
+    if has_controls(value):
+        raise ValueError("a name must not contain control characters (ESC, BEL, newline, ...)")
+    if not value.strip():
+        raise ValueError("a name must not be blank")
+    return value
 
 
 def parse_roster(data: Any) -> Roster:
