@@ -98,10 +98,29 @@ class KeyStore:
                 values.add(_resolve_reference(variable, reference))
             except ConfigError:
                 continue
-        values.update(v for k, v in os.environ.items() if _looks_like_key_variable(k) and v)
+        values.update(environment_secret_values())
         found = {v for v in values if len(v) >= MIN_SECRET_LENGTH}
         register_secrets(found)
         return found
+
+
+def environment_secret_values() -> set[str]:
+    """The values of the environment variables named like keys (``*_API_KEY``, ``*_TOKEN``…)."""
+    return {v for k, v in os.environ.items() if _looks_like_key_variable(k) and v}
+
+
+def register_every_known_secret() -> None:
+    """Register every secret reachable from the environment and the default home's
+    configuration and key store, before printing text that was never meant to be shown
+    (a traceback). The environment's go first: the configuration may be what failed."""
+    from assay.config import load_settings  # pydantic-settings: only on this rare path
+
+    register_secrets(environment_secret_values())
+    try:
+        settings = load_settings()
+        KeyStore(settings.home, settings.keys).known_secret_values()
+    except ConfigError:  # a config or key store that cannot be read holds nothing to mask
+        pass
 
 
 def _looks_like_key_variable(name: str) -> bool:
