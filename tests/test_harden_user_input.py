@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -131,3 +133,26 @@ def test_read_user_text_reads_at_most_one_byte_past_the_cap(tmp_path: Path) -> N
         read_user_text(path, limit=9, label="f")
     with pytest.raises(BadInputError, match="f: No such file"):
         read_user_text(tmp_path / "missing", limit=9, label="f")
+
+
+def test_a_huge_workspace_file_is_read_only_up_to_its_cap(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    with (workspace / "huge.log").open("wb") as handle:
+        handle.write(b"the widget cache holds 40 entries\n" * 300)  # text, then zeros
+        handle.truncate(3_000_000_000)  # sparse: 3 GB to read, nothing on the disk
+    # In a process that may not hold 3 GB: before, the whole file was read, then cut.
+    script = (
+        "import resource, sys\n"
+        "from pathlib import Path\n"
+        "from assay.protocols.research.workspace import MAX_FILE_BYTES, _text\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))\n"
+        "text = _text(Path(sys.argv[1]))\n"
+        "assert text is not None and text.startswith('the widget cache')\n"
+        "assert len(text.encode()) == MAX_FILE_BYTES\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(workspace / "huge.log")],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-500:]
