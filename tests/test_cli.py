@@ -89,8 +89,9 @@ def test_bad_config_is_one_line(isolated_home: Path) -> None:
 
 def test_debug_shows_the_traceback(isolated_home: Path) -> None:
     result = runner.invoke(app, ["--debug", "show", "nothing"])
-    assert result.exit_code != 0
-    assert result.exception is not None and "no run matches" in str(result.exception)
+    assert result.exit_code == 2  # the error's own exit code, as without --debug
+    assert "Traceback (most recent call last)" in result.output
+    assert "RunNotFoundError: no run matches 'nothing'" in result.output
 
 
 def test_version() -> None:

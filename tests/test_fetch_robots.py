@@ -11,6 +11,7 @@ import pytest
 from assay.config import FetchSettings
 from assay.errors import FetchError, PolicyViolation
 from assay.gather.fetch import ROBOTS_DISALLOWED, Fetcher
+from assay.gather.fetch.exchange import Deadline
 from assay.gather.fetch.robots import RobotsAnswer, RobotsPolicy
 from assay.lab import Lab
 
@@ -70,7 +71,7 @@ def _policy(answer: RobotsAnswer | Exception) -> tuple[RobotsPolicy, list[str], 
     asked: list[str] = []
     delays: dict[str, float] = {}
 
-    async def fetch(url: str) -> RobotsAnswer:
+    async def fetch(url: str, page: Deadline | None) -> RobotsAnswer:
         asked.append(url)
         await asyncio.sleep(0.01)
         if isinstance(answer, Exception):

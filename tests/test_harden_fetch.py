@@ -97,9 +97,9 @@ async def test_robots_txt_time_counts_against_the_total_timeout() -> None:
         with pytest.raises(FetchError, match="within 1 s"):
             await fetcher.fetch("http://h0.example/start")
         elapsed = time.monotonic() - started
-    # Three hosts' robots.txt (0.4 s each) use up the 1 s; the 1 s pacing gap between each
-    # host's robots.txt and its page is politeness queueing and not counted. Before, robots
-    # time did not count: six hops later the chain failed on "more than 5 redirects" (~8 s).
+    # The first host's robots.txt takes 0.4 s; the 1 s pacing gap before its page would
+    # outlast the 0.6 s left, so the fetch fails there. Before, robots time did not count:
+    # six hops later the chain failed on "more than 5 redirects" (~8 s).
     assert elapsed < 4.0
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from assay.errors import FetchError
 from assay.gather.extract import extract
 from assay.gather.fetch.address import AllowList, blocked_kind, embedded_ipv4
-from assay.gather.fetch.exchange import check_scheme
+from assay.gather.fetch.exchange import Deadline, check_scheme
 from assay.gather.fetch.guard import AddressRefused, Guard, ResolutionFailed
 from assay.gather.fetch.robots import RobotsAnswer, RobotsPolicy
 from assay.store.jsonl import read_jsonl
@@ -145,7 +145,7 @@ def test_an_allow_list_opens_only_what_it_names(url: str) -> None:
 @settings(max_examples=80, deadline=None, derandomize=True)
 @given(st.binary(max_size=2000), st.sampled_from([200, 204, 404, 418, 429, 500, 503]))
 def test_any_robots_txt_answers_quickly_and_never_raises(body: bytes, status: int) -> None:
-    async def fetch(url: str) -> RobotsAnswer:
+    async def fetch(url: str, page: Deadline | None) -> RobotsAnswer:
         return RobotsAnswer(status, body)
 
     policy = RobotsPolicy(fetch, lambda host, delay: None, max_crawl_delay=30)

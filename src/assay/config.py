@@ -27,6 +27,7 @@ from assay.errors import ConfigError
 from assay.home import config_path as config_path  # re-exported: callers import them here
 from assay.home import default_home as default_home
 from assay.home import resolve_home
+from assay.user_input import CONFIG_FILE_LIMIT, read_user_text
 
 SECRET_REFERENCE_PREFIXES = ("$env:", "$file:")
 _config_file: ContextVar[Path | None] = ContextVar("assay_config_file", default=None)
@@ -179,11 +180,12 @@ class _TomlFileSource(PydanticBaseSettingsSource):
 
     def __call__(self) -> dict[str, Any]:
         path = _config_file.get() or config_path()
-        if not path.is_file():
+        if not path.exists():  # a device or FIFO in its place is an error, not "no config"
             return {}
+        text = read_user_text(path, limit=CONFIG_FILE_LIMIT, label=str(path), error=ConfigError)
         try:
-            return tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: not valid TOML: {exc}") from None
 
 

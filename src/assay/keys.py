@@ -15,6 +15,7 @@ from pathlib import Path
 from assay.errors import ConfigError, MissingKeyError
 from assay.redact import MIN_SECRET_LENGTH, register_secrets
 from assay.store.atomic import atomic_write_text
+from assay.user_input import CONFIG_FILE_LIMIT, SECRET_FILE_LIMIT, read_user_text
 
 KEYS_FILE = "keys.json"
 
@@ -27,11 +28,14 @@ class KeyStore:
         self.references = dict(references or {})
 
     def _stored(self) -> dict[str, str]:
-        if not self.path.is_file():
+        if not self.path.exists():
             return {}
+        text = read_user_text(
+            self.path, limit=CONFIG_FILE_LIMIT, label=str(self.path), error=ConfigError
+        )
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
             raise ConfigError(f"{self.path}: not valid JSON: {exc}") from None
         if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
             raise ConfigError(f"{self.path}: expected an object of names to strings")
@@ -94,7 +98,7 @@ class KeyStore:
                 values.add(_resolve_reference(variable, reference))
             except ConfigError:
                 continue
-        values.update(v for k, v in os.environ.items() if _looks_like_key_variable(k) and v)
+        values.update(environment_secret_values())
         found = {v for v in values if len(v) >= MIN_SECRET_LENGTH}
         register_secrets(found)
         return found
@@ -123,6 +127,25 @@ class BroughtKey(KeyStore):
         return {self._value} if len(self._value) >= MIN_SECRET_LENGTH else set()
 
 
+def environment_secret_values() -> set[str]:
+    """The values of the environment variables named like keys (``*_API_KEY``, ``*_TOKEN``…)."""
+    return {v for k, v in os.environ.items() if _looks_like_key_variable(k) and v}
+
+
+def register_every_known_secret() -> None:
+    """Register every secret reachable from the environment and the default home's
+    configuration and key store, before printing text that was never meant to be shown
+    (a traceback). The environment's go first: the configuration may be what failed."""
+    from assay.config import load_settings  # pydantic-settings: only on this rare path
+
+    register_secrets(environment_secret_values())
+    try:
+        settings = load_settings()
+        KeyStore(settings.home, settings.keys).known_secret_values()
+    except ConfigError:  # a config or key store that cannot be read holds nothing to mask
+        pass
+
+
 def _looks_like_key_variable(name: str) -> bool:
     upper = name.upper()
     return upper.endswith(("_API_KEY", "_KEY", "_TOKEN", "_SECRET")) or upper.startswith(
@@ -138,10 +161,8 @@ def _resolve_reference(name: str, reference: str) -> str:
             raise MissingKeyError(variable, name)
         return value
     path = Path(reference.removeprefix("$file:")).expanduser()
-    try:
-        return path.read_text(encoding="utf-8").strip()
-    except OSError as exc:
-        raise ConfigError(f"keys.{name}: cannot read {path}: {exc.strerror}") from None
+    label = f"keys.{name}: cannot read {path}"
+    return read_user_text(path, limit=SECRET_FILE_LIMIT, label=label, error=ConfigError).strip()
 
 
 def scrub(text: str, secrets: set[str]) -> str:

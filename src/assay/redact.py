@@ -5,10 +5,13 @@ Why one process-wide registry: a key reaches assay in several ways (``assay keys
 echoing it in a 401 message that becomes a run's ``reason``, a report, a line on stderr).
 Whoever resolves a key registers it here; the store's write primitives (``store.atomic``,
 ``store.jsonl``) and the CLI's printing call ``redact``, so no writer has to remember to.
+Text that shows a program's insides (``--debug``'s traceback) also gets
+``redact_credentials``, which masks a credential field's value even when it is not known.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterable
 
@@ -17,6 +20,12 @@ MIN_SECRET_LENGTH = 6  # shorter values are too common to remove from text safel
 
 _lock = threading.Lock()
 _secrets: tuple[str, ...] = ()  # longest first, so a key that contains another goes whole
+_CREDENTIAL_FIELD = re.compile(
+    r"(?i)\b((?:proxy-)?authorization|x-api-key|x-goog-api-key|api[-_]key)"  # the field
+    r"(['\"]?\s*[:=]\s*['\"]?)"  # header colon, keyword or dict separator, quotes
+    r"((?:bearer|basic|token)\s+)?"  # an Authorization scheme is kept, its credential not
+    r"[^\s'\",;)}\]]+"
+)
 
 
 def register_secrets(values: Iterable[str]) -> None:
@@ -51,3 +60,9 @@ def redact_bytes(data: bytes) -> bytes:
         if encoded in data:
             data = data.replace(encoded, MASK.encode("utf-8"))
     return data
+
+
+def redact_credentials(text: str) -> str:
+    """``redact``, and the value of every credential field (``Authorization: Bearer …``,
+    ``x-api-key: …``, ``api_key='…'``) masked, whether or not its secret is registered."""
+    return _CREDENTIAL_FIELD.sub(lambda m: f"{m[1]}{m[2]}{m[3] or ''}{MASK}", redact(text))

@@ -50,26 +50,42 @@ from assay.cli import (
 from assay.cli.help import AssayGroup
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
-from assay.cli.output import err_console, plain, print_error
+from assay.cli.output import err_console, plain, print_error, print_traceback
 from assay.errors import AssayError, RunCancelled
 
 
 class _ErrorMappingGroup(AssayGroup):
-    """Turns assay's errors into a one-line message and the documented exit code."""
+    """Turns assay's errors into a one-line message and the documented exit code.
+
+    A traceback (``--debug``, or an error that is a bug) is printed here, masked, rather
+    than left to Python's hook: an exception's message or a line of its source can hold a
+    key (a provider's 401 echoing it), and the hook would print it as it is.
+    """
 
     def invoke(self, ctx: Any) -> Any:  # typer's vendored click Context
         try:
             return super().invoke(ctx)
         except AssayError as exc:
-            if ctx.obj and ctx.obj.get("debug"):
-                raise
-            print_error(exc)
+            if _debugging(ctx):
+                print_traceback(exc)
+            else:
+                print_error(exc)
             raise typer.Exit(exc.exit_code) from None
-        except KeyboardInterrupt:
-            if ctx.obj and ctx.obj.get("debug"):
-                raise
-            _print_interrupted()
+        except KeyboardInterrupt as exc:
+            if _debugging(ctx):
+                print_traceback(exc)
+            else:
+                _print_interrupted()
             raise typer.Exit(RunCancelled.exit_code) from None
+        except (typer.TyperException, typer.Exit, typer.Abort, EOFError):
+            raise  # click's own: usage errors, exits, aborts
+        except Exception as exc:  # a bug: its traceback, with secrets masked
+            print_traceback(exc)
+            raise typer.Exit(1) from None
+
+
+def _debugging(ctx: Any) -> bool:
+    return bool(ctx.obj and ctx.obj.get("debug"))  # set by the root callback, inside invoke
 
 
 def _print_interrupted() -> None:

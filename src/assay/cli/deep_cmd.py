@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from assay.cli.options import CommonOptions, with_common_options
-from assay.cli.output import console, err_console, plain, print_json
+from assay.cli.output import console, err_console, plain, print_json, shown
 
 if TYPE_CHECKING:
     from assay.config import Settings
@@ -97,7 +97,7 @@ def print_directions(run: Run) -> None:
         outcome = "crashed" if r.crashed else ("insufficient data" if r.insufficient else "ok")
         failed = ", ".join(name for name, passed in r.checks.items() if not passed)
         table.add_row(
-            str(r.number), r.name, f"{r.score or 0:.1f}",
+            str(r.number), shown(r.name), f"{r.score or 0:.1f}",
             f"{r.first_score:.1f}" if r.first_score is not None else "",
             "yes" if r.escalated else "no", outcome, failed or "none",
         )  # fmt: skip

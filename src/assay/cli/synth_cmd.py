@@ -26,7 +26,7 @@ def _print(result: SynthResult) -> None:
     )
     searchers = ", ".join(result.searchers) or "none"
     chief = result.chief_author or "none"
-    console.print(f"searchers: {searchers}; chief author: {chief}", markup=False)
+    console.print(plain(f"searchers: {searchers}; chief author: {chief}"), markup=False)
     for pair, counts in result.matrix.items():
         tally = ", ".join(f"{n} {v}" for v, n in counts.items())
         console.print(plain(f"  {pair}: {tally}"), markup=False)
@@ -96,7 +96,7 @@ def synth(
                 settings=settings,
                 timeouts=Timeouts(poke_after, block_after),
                 listener=listener,
-                echo=lambda line: err_console.print(line, markup=False, highlight=False),
+                echo=lambda line: err_console.print(plain(line), markup=False, highlight=False),
             )
         )
     if options.json:

@@ -45,6 +45,7 @@ from assay.models.usage import CallUsage, UsageMeter, UsageSummary
 from assay.protocols.searchwatch import SearchWatch
 from assay.report.claims_report import render_claims_report
 from assay.store.runs import REPORT_FILE, Run, RunStore
+from assay.user_input import require_topic
 
 T = TypeVar("T")
 
@@ -133,7 +134,12 @@ def open_store(settings: Settings, keys: KeyStore) -> RunStore:
 def start_run(
     settings: Settings, topic: str, protocol: str, *, model: Model | None = None, **extra: object
 ) -> RunContext:
-    """A new run directory and its context; ``extra`` goes into run.json."""
+    """A new run directory and its context; ``extra`` goes into run.json.
+
+    An empty topic is refused here, before the directory exists: every protocol (and every
+    front end: CLI, API, MCP, batch) starts its runs through this function.
+    """
+    require_topic(topic)
     keys = KeyStore(settings.home, settings.keys)
     run = open_store(settings, keys).create(topic, protocol, settings.snapshot())
     for key, value in extra.items():

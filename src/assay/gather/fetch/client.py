@@ -15,9 +15,12 @@ may go, checked in the network backend on the address actually dialled), ``robot
 module composes them and turns what they raise into ``PolicyViolation`` (the policy
 refuses) or ``FetchError`` (the network or the server failed), each with a short reason.
 
-The total deadline (``total_timeout``) bounds the fetch's own network time, robots.txt
-included: waiting for a host's pacing slot or a global concurrency slot is queueing, not
-slowness, and is not counted, so many pages queued behind one host do not all time out.
+The total deadline (``total_timeout``) bounds the fetch's own time: the network, robots.txt
+included, and the host's pacing interval (its Crawl-delay), which fails the fetch at once
+when it would outlast the deadline (``pacing.PacingOverrun``: four redirect hops on a host
+with a 20 s Crawl-delay cannot make a 10 s fetch take 80 s). Waiting behind our own other
+requests (the host's queue, the global concurrency cap) is queueing, not the host's
+doing, and is not counted, so many pages queued behind one host do not all time out.
 
 The cache is shared by every run of a home, and runs differ in policy (``--allow-host``):
 an entry is served, or revalidated, only when this Fetcher would have been allowed to make
@@ -182,7 +185,7 @@ class Fetcher:
         check_scheme(url)  # exchange() checks every request; this keeps robots.txt from bad URLs
         try:
             async with asyncio.timeout_at(deadline.when):
-                refusal = await self.robots.refusal(url)
+                refusal = await self.robots.refusal(url, deadline)
         except TimeoutError:
             raise FetchError(url, f"no complete answer within {deadline.seconds:g} s") from None
         if refusal:
@@ -214,9 +217,13 @@ class Fetcher:
             await self._cache.put(page)
         return page
 
-    async def _fetch_robots(self, robots_url: str) -> RobotsAnswer:
-        """GET a robots.txt: no retries, any media type, redirects followed under the policy."""
-        deadline = Deadline(self.settings.total_timeout)
+    async def _fetch_robots(self, robots_url: str, page: Deadline | None) -> RobotsAnswer:
+        """GET a robots.txt: no retries, any media type, redirects followed under the policy.
+
+        Its own deadline bounds the server (too slow is "unreachable", a rule kept for the
+        run); its waits are bounded by the ``page``'s deadline too (``OutOfTime``, not kept).
+        """
+        deadline = Deadline(self.settings.total_timeout, within=page)
         current = robots_url
         for hop in range(self.settings.max_redirects + 1):
             try:

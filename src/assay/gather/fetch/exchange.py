@@ -18,7 +18,7 @@ from assay.config import FetchSettings
 from assay.errors import FetchError, PolicyViolation
 from assay.gather.fetch.guard import AddressRefused, ResolutionFailed
 from assay.gather.fetch.limits import LimitExceeded, parse_content_type, read_capped, type_refusal
-from assay.gather.fetch.pacing import Pacer
+from assay.gather.fetch.pacing import Pacer, PacingOverrun
 from assay.gather.fetch.retry import RETRY_STATUSES, backoff, parse_retry_after
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -43,6 +43,11 @@ class HostNotFound(FetchError):
     """The host name does not resolve: the source does not exist, whatever robots.txt says."""
 
 
+class OutOfTime(FetchError):
+    """The host's pacing interval would outlast the fetch's deadline: it failed at once,
+    sending nothing. A matter of this fetch's clock, not of the host: never a robots rule."""
+
+
 class _Retryable(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -50,18 +55,25 @@ class _Retryable(Exception):
 
 
 class Deadline:
-    """The fetch's network-time budget, in event-loop time; queueing extends it."""
+    """The fetch's time budget, in event-loop time; queueing extends it (``pacing``).
 
-    def __init__(self, seconds: float) -> None:
+    ``within``: the deadline of the fetch this one serves (a robots.txt fetch made for a
+    page), which ``remaining`` never exceeds, so a wait that would outlast the page's
+    deadline fails at once here too.
+    """
+
+    def __init__(self, seconds: float, *, within: Deadline | None = None) -> None:
         self.seconds = seconds
         self._loop = asyncio.get_running_loop()
         self.when = self._loop.time() + seconds
+        self._within = within
 
     def extend(self, waited: float) -> None:
         self.when += max(0.0, waited)
 
     def remaining(self) -> float:
-        return self.when - self._loop.time()
+        left = self.when - self._loop.time()
+        return left if self._within is None else min(left, self._within.remaining())
 
 
 def check_scheme(url: str) -> None:
@@ -110,6 +122,12 @@ class Exchanger:
                 wait = parse_retry_after(reply.headers.get("retry-after"))
             except _Retryable as exc:
                 failure, wait = exc.reason, None
+            except PacingOverrun as exc:
+                raise OutOfTime(
+                    url,
+                    f"no complete answer within {deadline.seconds:g} s (the host's "
+                    f"{exc.interval:g} s between requests would outlast it)",
+                ) from None
             limit = self.settings.max_retry_after
             if wait is not None and wait > limit:
                 raise FetchError(
@@ -132,8 +150,7 @@ class Exchanger:
         self, url: str, headers: Mapping[str, str], deadline: Deadline, *, robots: bool
     ) -> Reply:
         """Send once, in the host's pacing slot, and read what the policy lets us read."""
-        async with self.pacer.slot(httpx2.URL(url).host) as waited:
-            deadline.extend(waited)
+        async with self.pacer.slot(httpx2.URL(url).host, deadline):
             try:
                 async with asyncio.timeout_at(deadline.when):
                     request = self._client.build_request("GET", url, headers=headers)

@@ -8,6 +8,13 @@ domain always gets the full interval of quiet, even after a slow response, and t
 visible as such on the server's side. Only after that wait does a request take a slot of the
 global semaphore, so waiting out one domain's interval never blocks other domains.
 
+A slot may be charged to a fetch's deadline (a ``Budget``). Queueing behind our own earlier
+requests (the domain's lock, the global cap, the shared gate) is not the host's doing and
+extends the budget, so many pages queued on one host do not all time out. The interval
+itself (the host's Crawl-delay, or our default) is the cost of asking that host: it counts,
+and when it would outlast what the budget has left the slot raises ``PacingOverrun`` at
+once instead of sleeping: a Crawl-delay of 20 s cannot stretch a 10 s fetch to 80 s.
+
 Each Fetcher paces on its own unless it is made inside ``shared_pacing()``: then its
 Pacer uses the event loop's domain table, common to every such Fetcher, so concurrent runs
 (``assay batch`` runs its questions in that scope) pace each domain together. Processes pace
@@ -34,6 +41,23 @@ class _Host:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_end: float | None = None
     delay: float = 0.0  # the host's robots.txt Crawl-delay, if any
+
+
+class Budget(Protocol):
+    """What a slot's waits are charged to: a fetch's deadline (``exchange.Deadline``)."""
+
+    def extend(self, waited: float) -> None: ...
+
+    def remaining(self) -> float: ...
+
+
+class PacingOverrun(Exception):
+    """The host's interval would outlast the fetch's deadline; nothing was sent."""
+
+    def __init__(self, wait: float, interval: float) -> None:
+        super().__init__(f"{wait:.1f} s to wait for a {interval:g} s interval")
+        self.wait = wait
+        self.interval = interval
 
 
 class DomainGate(Protocol):
@@ -112,24 +136,35 @@ class Pacer:
         return max(self.interval, self._host(host).delay)
 
     @asynccontextmanager
-    async def slot(self, host: str) -> AsyncIterator[float]:
+    async def slot(self, host: str, budget: Budget | None = None) -> AsyncIterator[float]:
         """Hold the right to send one request to ``host``; yields the seconds spent waiting.
 
         The request should be sent and read inside the ``async with``; the next request to
-        the host waits ``interval`` from the moment this block is left.
+        the host waits ``interval`` from the moment this block is left. With a ``budget``,
+        the waits are charged to it as the module docstring says (``PacingOverrun``).
         """
         state = self._host(host)
         asked = self._clock()
         async with state.lock:
+            self._queued(budget, asked)
             if state.last_end is not None:
-                wait = state.last_end + self.interval_for(host) - self._clock()
+                interval = self.interval_for(host)
+                wait = state.last_end + interval - self._clock()
                 if wait > 0:
+                    if budget is not None and wait > budget.remaining():
+                        raise PacingOverrun(wait, interval)
                     await asyncio.sleep(wait)
+            paced = self._clock()
             async with self._shared_gate(host), self._slots:
+                self._queued(budget, paced)
                 try:
                     yield self._clock() - asked
                 finally:
                     state.last_end = self._clock()
+
+    def _queued(self, budget: Budget | None, since: float) -> None:
+        if budget is not None:
+            budget.extend(self._clock() - since)
 
     def _shared_gate(self, host: str) -> AbstractAsyncContextManager[object]:
         if not _gate:

@@ -7,6 +7,10 @@ rules cannot be assumed to permit us. A Crawl-delay for ``assay`` (or ``*``) bec
 host's pacing interval when it is longer than the default; one longer than
 ``max_crawl_delay`` (a site asking for an hour between requests) would stall a run, so that
 host is treated as disallowed instead.
+
+The robots.txt fetch is made for a page and within that page's deadline: when the page's
+time runs out first (``OutOfTime``, or the caller's own timeout) nothing is remembered,
+and the next page of the origin asks again.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import httpx2
 from protego import Protego
 
 from assay.errors import FetchError, PolicyViolation
-from assay.gather.fetch.exchange import HostNotFound
+from assay.gather.fetch.exchange import Deadline, HostNotFound, OutOfTime
 
 ROBOTS_TOKEN = "assay"  # noqa: S105 - a robots.txt user-agent token
 ROBOTS_DISALLOWED = "disallowed by robots.txt"
@@ -33,8 +37,9 @@ class RobotsAnswer:
     body: bytes
 
 
-RobotsFetch = Callable[[str], Awaitable[RobotsAnswer]]
-"""Fetches a robots.txt URL; raises FetchError when no answer came (timeout, refused)."""
+RobotsFetch = Callable[[str, Deadline | None], Awaitable[RobotsAnswer]]
+"""Fetches a robots.txt URL within the deadline of the page it is for (None: no page's);
+raises FetchError when no answer came (timeout, refused)."""
 
 
 @dataclass(frozen=True)
@@ -81,24 +86,26 @@ class RobotsPolicy:
         self._rules: dict[tuple[str, str, int], _Rules] = {}
         self._locks: dict[tuple[str, str, int], asyncio.Lock] = {}
 
-    async def refusal(self, url: str) -> str | None:
-        """Why robots.txt forbids ``url``, or None. Raises what the guard raises for the host."""
+    async def refusal(self, url: str, deadline: Deadline | None = None) -> str | None:
+        """Why robots.txt forbids ``url``, or None. Raises what the guard raises for the host,
+        and ``OutOfTime`` when ``deadline`` (the page's) passes before robots.txt could be read.
+        """
         key = origin_of(url)
         rules = self._rules.get(key)
         if rules is None:
             async with self._locks.setdefault(key, asyncio.Lock()):
                 rules = self._rules.get(key)
                 if rules is None:
-                    rules = await self._load(key)
+                    rules = await self._load(key, deadline)
                     self._rules[key] = rules
         return rules.refuses(url)
 
-    async def _load(self, key: tuple[str, str, int]) -> _Rules:
+    async def _load(self, key: tuple[str, str, int], deadline: Deadline | None) -> _Rules:
         host = key[1]
         try:
-            answer = await self._fetch(robots_url(key))
-        except (PolicyViolation, HostNotFound):
-            raise  # the host itself is refused or absent: say so, not "robots.txt unreachable"
+            answer = await self._fetch(robots_url(key), deadline)
+        except (PolicyViolation, HostNotFound, OutOfTime):
+            raise  # the host is refused or absent, or the page is out of time: not a rule
         except FetchError as exc:
             return _Rules(None, f"robots.txt unreachable ({exc.reason}), so disallowed")
         if 200 <= answer.status < 300:

@@ -96,7 +96,8 @@ class Workspace:
 
 def _text(path: Path) -> str | None:
     try:
-        data = path.read_bytes()[:MAX_FILE_BYTES]
+        with path.open("rb") as handle:  # never more than the cap, however large the file
+            data = handle.read(MAX_FILE_BYTES)
     except OSError:
         return None
     if b"\x00" in data[:4096]:

@@ -91,8 +91,6 @@ async def synth_async(
     manager = Manager(context, Roster(()), output, timeouts or Timeouts(), models or {})
 
     async def body() -> None:
-        if not topic.strip():
-            raise manager.halt(Blocked, "missing input: the topic is empty")
         try:
             manager.roster = roster if isinstance(roster, Roster) else load_roster(roster)
         except UserError as exc:  # an unreadable or invalid roster is missing input

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from assay.controls import strip_controls
 from assay.protocols.synth.agents import Narrative, Written
 from assay.report.markers import claim_marker, neutralize
 
@@ -185,6 +186,13 @@ def _raw_labels(synth: Synthesis) -> dict[str, str]:
 
 
 def render(synth: Synthesis, statuses: Mapping[str, str], preflight: str = "") -> str:
+    """The output file's text. Agent names, the topic and the pre-flight report come from
+    the user and run through many lines here, so the control characters are removed from
+    the whole text once: no line of the file can drive a terminal that shows it."""
+    return strip_controls(_render(synth, statuses, preflight))
+
+
+def _render(synth: Synthesis, statuses: Mapping[str, str], preflight: str) -> str:
     out = [
         f"# {cell(synth.topic)} Research Synthesis",
         "",

@@ -30,9 +30,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from assay.config import Settings
+from assay.controls import has_controls
 from assay.errors import BadInputError
 from assay.gather.search.probe import configured_providers
 from assay.keys import KeyStore
+from assay.user_input import CONFIG_FILE_LIMIT, read_user_text
 
 Role = Literal["MANAGER", "SEARCHER", "CHIEF_AUTHOR"]
 ROLES: tuple[Role, ...] = ("MANAGER", "SEARCHER", "CHIEF_AUTHOR")
@@ -92,6 +94,11 @@ class _AgentIn(BaseModel):
     command: list[str] | None = None
     contract: Literal["json"] | None = None
 
+    @field_validator("name")
+    @classmethod
+    def _name_is_printable(cls, value: str) -> str:
+        return _printable_name(value)
+
     @field_validator("role", mode="before")
     @classmethod
     def _roles(cls, value: Any) -> Any:
@@ -112,6 +119,21 @@ class _RosterIn(BaseModel):
 
     agents: list[_AgentIn] = Field(min_length=1)
     chief_author: str | None = None
+
+    @field_validator("chief_author")
+    @classmethod
+    def _chief_is_printable(cls, value: str | None) -> str | None:
+        return None if value is None else _printable_name(value)
+
+
+def _printable_name(value: str) -> str:
+    """A name is printed and written in many places: one that is blank or could drive a
+    terminal (ESC, BEL, a newline) is refused here rather than cleaned at each of them."""
+    if has_controls(value):
+        raise ValueError("a name must not contain control characters (ESC, BEL, newline, ...)")
+    if not value.strip():
+        raise ValueError("a name must not be blank")
+    return value
 
 
 def parse_roster(data: Any) -> Roster:
@@ -146,12 +168,7 @@ def parse_roster(data: Any) -> Roster:
 
 def load_roster(path: Path) -> Roster:
     """A roster from a ``.yaml``/``.yml`` or ``.toml`` file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInputError(f"roster {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BadInputError(f"roster {path}: not a text file (not UTF-8)") from None
+    text = read_user_text(path, limit=CONFIG_FILE_LIMIT, label=f"roster {path}")
     try:
         data = tomllib.loads(text) if path.suffix.lower() == ".toml" else yaml.safe_load(text)
     except (tomllib.TOMLDecodeError, yaml.YAMLError, RecursionError) as exc:
