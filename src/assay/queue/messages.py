@@ -19,8 +19,10 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dramatiq
+import redis
 
 from assay.batch import BatchFiles, BatchJob, BatchSpec, ResultRow, run_job
 from assay.config import Settings
@@ -41,14 +43,21 @@ log = logging.getLogger("assay.queue")
 def make_broker(
     url: str, *, key: bytes | None = None, heartbeat_timeout: float = HEARTBEAT_TIMEOUT
 ) -> AdmittingRedisBroker:
-    broker = AdmittingRedisBroker(
-        actor=ACTOR,
-        key=key,
-        url=url,
-        namespace=NAMESPACE,
-        heartbeat_timeout=int(heartbeat_timeout * 1000),
-        maintenance_chance=MAINTENANCE_CHANCE,
-    )
+    """The broker at ``url``, once it answers (an unreachable one is a one-line error)."""
+    parts = urlsplit(url)
+    try:
+        broker = AdmittingRedisBroker(
+            actor=ACTOR,
+            key=key,
+            url=url,
+            namespace=NAMESPACE,
+            heartbeat_timeout=int(heartbeat_timeout * 1000),
+            maintenance_chance=MAINTENANCE_CHANCE,
+        )
+        broker.client.ping()
+    except (redis.RedisError, ValueError) as exc:  # ValueError: not a redis:// URL
+        where = f"{parts.hostname}:{parts.port or 6379}" if parts.hostname else repr(url)
+        raise BadInputError(f"cannot reach the broker at {where}: {exc}") from None
     dramatiq.set_broker(broker)
     return broker
 
