@@ -204,3 +204,28 @@ def test_the_worker_runs_with_its_own_settings_and_models(
     assert code == 0, err
     last = rows(tmp_path / "q.results.jsonl")[-1]
     assert last["status"] == "done" and "1874" in last["answer"]
+
+
+def test_a_pacing_time_no_worker_wrote_stalls_nobody(redis_url: str) -> None:
+    import asyncio
+    import time
+
+    from assay.queue.pacing import RedisDomainGate
+
+    gate = RedisDomainGate(redis_url, prefix="assay:pace-test")
+    redis = client(redis_url)
+
+    async def hold(last: bytes) -> float:
+        redis.set("assay:pace-test:lab.test:last", last)
+        started = time.monotonic()
+        async with gate.hold("lab.test", 0.2):
+            return time.monotonic() - started
+
+    def held_after(last: bytes) -> float:  # a stalled gate fails the test, not hangs it
+        return asyncio.run(asyncio.wait_for(hold(last), 5))
+
+    for planted in (b"1e18", b"inf", b"nan", b"not a time"):
+        assert held_after(planted) < 1.0, planted
+    seconds, micros = redis.time()
+    now = seconds + micros / 1e6
+    assert 0.1 < held_after(repr(now).encode()) < 1.0  # an honest one still paces
