@@ -71,22 +71,20 @@ def load_dataset(path: Path, *, limit: int | None = None, offset: int = 0) -> Da
     kept, as ``assay batch`` does; it keeps its place, so no other item's position (its
     default id) moves when it is fixed."""
     entries = _entries(path)[offset : None if limit is None else offset + limit]
-    problems = [entry.problem for entry in entries if entry.record is None]
     first = next((entry.record for entry in entries if entry.record is not None), None)
-    if first is None:
-        why = f"; {problems[0]}" if problems else ""
-        raise BadInputError(f"{path}: no items (after --offset {offset}){why}")
-    kind: Kind = "claims" if "claim" in first and "question" not in first else "questions"
-    items = []
+    kind: Kind = "claims" if first and "claim" in first and "question" not in first else "questions"
+    items, problems = [], []
     for position, entry in enumerate(entries, start=offset):
         if entry.record is None:
+            problems.append(entry.problem)
             continue
         try:
             items.append(_item(entry.record, position, kind, entry.where))
         except BadInputError as exc:
             problems.append(exc.message)
     if not items:
-        raise BadInputError(f"{path}: no items (after --offset {offset}); {problems[0]}")
+        why = f"; {problems[0]}" if problems else ""
+        raise BadInputError(f"{path}: no items (after --offset {offset}){why}")
     return Dataset(kind, items, tuple(problems))
 
 
