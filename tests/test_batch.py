@@ -169,3 +169,29 @@ def test_the_display_counts_done_failed_running_and_tokens(
     lines = capsys.readouterr().err.splitlines()
     assert lines == ["[1/2] a: done in 1.5s — 1874",
                      "[2/2] b: failed (no search) in 0.2s — (no answer)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["worker", "batch"])
+def test_on_a_broker_a_missing_key_or_an_unreachable_broker_is_one_line(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+    import sys
+
+    from queue_fixtures import TEST_QUEUE_KEY, free_port
+
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    argv = ["worker"] if command == "worker" else ["batch", str(write_questions(tmp_path / "q"))]
+
+    def error_line() -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "assay.cli", *argv, "--broker", url],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        return lines[0]
+
+    assert "ASSAY_QUEUE_KEY" in error_line()  # checked before the broker is reached
+    monkeypatch.setenv("ASSAY_QUEUE_KEY", TEST_QUEUE_KEY)
+    assert "cannot reach the broker at 127.0.0.1:" in error_line()

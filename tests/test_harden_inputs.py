@@ -126,10 +126,10 @@ def test_a_bad_jsonl_line_is_skipped_and_named_with_its_true_number(tmp_path: Pa
     with LocalIndex(tmp_path / "index.sqlite") as index:
         report = index.add_paths([corpus])
         assert report.documents == 2 and report.skipped == []
-        assert len(report.notes) == 1 and "line 3 " in report.notes[0]
+        assert len(report.notes) == 1 and report.notes[0].startswith(f"{corpus}:3: not JSON")
         assert index.search("tides") and index.search("honey")
     result = CliRunner().invoke(app, ["index", "add", str(corpus)])
-    assert "warning:" in result.output and "line 3 " in result.output
+    assert "warning:" in result.output and "corpus.jsonl:3: not JSON" in result.output
     assert "indexed 2 documents" in result.output
 
 

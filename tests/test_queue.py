@@ -1,7 +1,8 @@
 """Batches on dramatiq + a real redis-server (Debian's), started here on a loopback port.
 
-Workers are real ``assay worker`` processes sharing this test's run store; the lab serves
-the pages. Skipped, saying why, when redis-server is not installed (CI installs it).
+Workers are real ``assay worker`` processes sharing this test's run store, configured (as
+every worker is) with their own search settings and the signing key; the lab serves the
+pages. Skipped, saying why, when redis-server is not installed (CI installs it).
 """
 
 from __future__ import annotations
@@ -9,92 +10,25 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from assay.lab import Lab
+from queue_fixtures import Start, needs_redis, wait_for
 
-pytestmark = [
-    pytest.mark.queue,
-    pytest.mark.skipif(
-        shutil.which("redis-server") is None,
-        reason="redis-server is not installed (apt-get install redis-server; CI installs it)",
-    ),
-]
-HEARTBEAT = "2"
+pytestmark = [pytest.mark.queue, needs_redis]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import redis
-
-    port = free_port()
-    folder = tmp_path_factory.mktemp("redis")
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-         "--appendonly", "no", "--dir", str(folder)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"redis://127.0.0.1:{port}/0"
-    client = redis.Redis.from_url(url)
-    for _ in range(100):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    yield url
-    server.terminate()
-    server.wait(10)
-
-
-@pytest.fixture
-def workers(redis_url: str, isolated_home: Path) -> Iterator[Callable[[int], list[Any]]]:
-    import redis
-
-    redis.Redis.from_url(redis_url).flushdb()
-    started: list[subprocess.Popen[bytes]] = []
-    logs: list[Any] = []
-
-    def start(count: int, threads: int = 2) -> list[subprocess.Popen[bytes]]:
-        for _ in range(count):
-            log = (isolated_home / f"worker-{len(started)}.log").open("wb")
-            logs.append(log)
-            started.append(subprocess.Popen(
-                [sys.executable, "-m", "assay.cli", "worker", "--broker", redis_url,
-                 "--threads", str(threads), "--heartbeat-timeout", HEARTBEAT],
-                stdout=log, stderr=subprocess.STDOUT, env={**os.environ},
-            ))  # fmt: skip
-        return started[-count:]
-
-    yield start
-    for process in started:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    for process in started:
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    for log in logs:
-        log.close()
+def lab_env(lab: Lab) -> dict[str, str]:
+    """A worker's own configuration for searching the lab."""
+    return {"ASSAY_SEARCH": "searxng", "ASSAY_SEARXNG_URL": lab.sites[0],
+            "ASSAY_ALLOW_HOSTS": '["127.0.0.0/8"]'}  # fmt: skip
 
 
 def write_questions(path: Path, count: int, lab_topics: list[str]) -> Path:
@@ -110,12 +44,12 @@ TOPIC_NAMES = ["Halvorsen Lighthouse", "Velmar honeybee", "Tarn Valley tidal pla
                "Kessler sourdough", "Mount Oskar volcano"]  # fmt: skip
 
 
-def batch(lab: Lab, home: Path, questions: Path, redis_url: str, *extra: str) -> Path:
+def batch(home: Path, questions: Path, redis_url: str, *extra: str) -> Path:
+    """``assay batch --broker``: the client names no search settings; the workers have them."""
     out = questions.with_suffix(".results.jsonl")
     done = subprocess.run(
         [sys.executable, "-m", "assay.cli", "batch", str(questions), "--broker", redis_url,
-         "--out", str(out), "--quiet", "--home", str(home), "--search", "searxng",
-         "--searxng-url", lab.sites[0], "--allow-host", "127.0.0.0/8", *extra],
+         "--out", str(out), "--quiet", "--home", str(home), *extra],
         capture_output=True, text=True, timeout=150, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -131,16 +65,15 @@ def gaps_by_site(lab: Lab, since: float) -> dict[str, list[float]]:
 
 
 def test_six_jobs_over_three_workers_all_finish_pacing_each_domain(
-    lab: Lab, isolated_home: Path, redis_url: str, workers: Callable[[int], list[Any]],
-    tmp_path: Path,
+    lab: Lab, isolated_home: Path, redis_url: str, workers: Start, tmp_path: Path,
 ) -> None:  # fmt: skip
     # Six jobs fill the three workers' six threads, so every site is asked for by several
     # processes at once; more jobs only repeat that moment. Each worker prefetches at most
     # four messages, so at least two workers must take a share.
-    workers(3)
+    workers(3, env=lab_env(lab))
     questions = write_questions(tmp_path / "q.jsonl", 6, TOPIC_NAMES)
     since = time.monotonic()
-    out = batch(lab, isolated_home, questions, redis_url, "--protocol", "ask")
+    out = batch(isolated_home, questions, redis_url, "--protocol", "ask")
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert sorted(r["id"] for r in rows) == [f"q{n:02d}" for n in range(6)]
     assert all(r["status"] == "done" for r in rows), [r["reason"] for r in rows]
@@ -151,17 +84,16 @@ def test_six_jobs_over_three_workers_all_finish_pacing_each_domain(
 
 
 def test_two_workers_fetching_one_domain_keep_a_second_apart(
-    lab_corpus_dir: Path, isolated_home: Path, redis_url: str,
-    workers: Callable[[int], list[Any]], tmp_path: Path,
+    lab_corpus_dir: Path, isolated_home: Path, redis_url: str, workers: Start, tmp_path: Path,
 ) -> None:  # fmt: skip
     from assay.lab import serve_lab
 
-    # One thread each, so a worker prefetches at most two of the three jobs: both must work.
-    workers(2, 1)
     questions = write_questions(tmp_path / "q.jsonl", 3, TOPIC_NAMES)
     with serve_lab(lab_corpus_dir, sites=1, faults=False) as one_site:
+        # One thread each, so a worker prefetches at most two of the three jobs: both work.
+        workers(2, 1, env=lab_env(one_site))
         since = time.monotonic()
-        out = batch(one_site, isolated_home, questions, redis_url, "--protocol", "ask")
+        out = batch(isolated_home, questions, redis_url, "--protocol", "ask")
         gaps = gaps_by_site(one_site, since)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     pids = {json.loads((Path(r["run_dir"]) / "run.json").read_text())["pid"] for r in rows}
@@ -171,20 +103,21 @@ def test_two_workers_fetching_one_domain_keep_a_second_apart(
 
 
 def test_a_worker_killed_mid_run_has_its_job_redelivered_and_resumed(
-    lab: Lab, isolated_home: Path, redis_url: str, workers: Callable[[int], list[Any]],
-    tmp_path: Path,
+    lab: Lab, isolated_home: Path, redis_url: str, workers: Start, tmp_path: Path,
 ) -> None:  # fmt: skip
-    first, _second = workers(2, 1)
+    from assay.queue.messages import batch_id, queue_files
+
+    first, _second = workers(2, 1, env=lab_env(lab))
     questions = tmp_path / "q.jsonl"
     questions.write_text(json.dumps({"id": "k", "question": "What is the Halvorsen Lighthouse?",
                                      "sources": 6}) + "\n")  # fmt: skip
     submitter = subprocess.Popen(
         [sys.executable, "-m", "assay.cli", "batch", str(questions), "--broker", redis_url,
-         "--quiet", "--home", str(isolated_home), "--search", "searxng", "--searxng-url",
-         lab.sites[0], "--allow-host", "127.0.0.0/8"],
+         "--quiet", "--home", str(isolated_home)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    journal = questions.with_name("q.results.jsonl.runs")
+    # The workers journal the batch under their own run store, not where the message says.
+    journal = queue_files(isolated_home, batch_id(questions.with_name("q.results.jsonl"))).journal
     run_dir = wait_for(lambda: _run_dir(isolated_home, journal))
     log = run_dir / "run.log.jsonl"
     wait_for(lambda: '"tool.open_url"' in log.read_text() or None)
@@ -212,13 +145,3 @@ def _run_dir(home: Path, journal: Path) -> Path | None:
         return None
     run_id = json.loads(journal.read_text().splitlines()[0])["run_id"]
     return home / "runs" / run_id
-
-
-def wait_for(probe: Callable[[], Any], timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")

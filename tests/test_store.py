@@ -27,6 +27,29 @@ def test_run_ids_are_sortable_and_safe(tmp_path: Path) -> None:
     assert (first.dir / "snapshots").is_dir()
 
 
+def test_two_runs_of_one_topic_started_at_once_get_two_directories(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import assay.store.runs as runs
+
+    # Another process (a second worker thread) makes the first candidate directory between
+    # this store's choice of an id and its mkdir, as two runs of one question in one second do.
+    plain_child = runs.safe_child
+    raced: list[Path] = []
+
+    def racing_child(root: Path, name: str) -> Path:
+        child = plain_child(root, name)
+        if not raced:
+            child.mkdir()
+            raced.append(child)
+        return child
+
+    monkeypatch.setattr(runs, "safe_child", racing_child)
+    run = RunStore(tmp_path, fsync=False).create("Same question?", "ask", {})
+    assert run.dir != raced[0] and run.id == f"{raced[0].name}-2"
+    assert (run.dir / "run.json").is_file()
+
+
 def test_prefix_resolution(tmp_path: Path) -> None:
     store = RunStore(tmp_path, fsync=False)
     run = store.create("alpha", "research", {})

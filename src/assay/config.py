@@ -124,6 +124,10 @@ class Settings(BaseSettings):
     budget_model_calls: int | None = Field(None, ge=1)
     budget_fetches: int | None = Field(None, ge=1)
     fsync: Literal["always", "never"] = "always"
+    queue_models: list[str] = Field(
+        default_factory=list,
+        description="models a queued batch may ask an `assay worker` for, besides `model`",
+    )
     fetch: FetchSettings = Field(default_factory=FetchSettings)  # type: ignore[arg-type]
     keys: dict[str, str] = Field(default_factory=dict)
 
@@ -138,9 +142,9 @@ class Settings(BaseSettings):
                 )
         return value
 
-    @field_validator("allow_hosts", mode="before")
+    @field_validator("allow_hosts", "queue_models", mode="before")
     @classmethod
-    def _split_hosts(cls, value: Any) -> Any:
+    def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
             return [h.strip() for h in value.split(",") if h.strip()]
         return value

@@ -2,18 +2,20 @@
 
 Known keys steer the protocol (``sources``; ``keywords``, ``urls``, ``depth``, ``format``;
 ``max_directions``); any other key (a gold answer, a type) is kept in ``extra`` for whoever
-grades the batch. A line that is not such an object becomes a ``BadLine`` naming its number
-and what is wrong, and the other lines still run.
+grades the batch. A line that is not such an object (not UTF-8, not JSON, the wrong shape)
+becomes a ``BadLine`` naming its number and what is wrong, and the other lines still run.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from assay.errors import BadInputError
+from assay.input_lines import BadLine as BadLine  # re-exported: assay.batch names it
+from assay.input_lines import json_lines
 
 Protocol = Literal["research", "ask", "web-research", "deep", "check"]
 PROTOCOLS: tuple[str, ...] = ("research", "ask", "web-research", "deep", "check")
@@ -44,43 +46,33 @@ class BatchJob(BaseModel):
         return dict(self.model_extra or {})
 
 
-@dataclass(frozen=True)
-class BadLine:
-    """A line that cannot run, and why (one line, naming the file and line)."""
-
-    line: int
-    message: str
-    text: str
-
-    def describe(self, path: Path) -> str:
-        return f"{path}:{self.line}: {self.message}"
-
-
 def read_jobs(path: Path) -> tuple[list[BatchJob], list[BadLine]]:
     """Every line of ``path`` as a job or a bad line; blank lines are skipped."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BadInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     jobs: list[BatchJob] = []
     bad: list[BadLine] = []
     seen: dict[str, int] = {}
-    for number, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not text.strip():
+    for line in json_lines(data):
+        if isinstance(line, BadLine):
+            bad.append(line)
             continue
-        job_or_error = _parse(text, number)
+        number, value = line
+        job_or_error = _job(value, number)
         if isinstance(job_or_error, str):
-            bad.append(BadLine(number, job_or_error, text))
+            bad.append(BadLine(number, job_or_error))
         elif job_or_error.id in seen:
             message = f"id {job_or_error.id!r} already used on line {seen[job_or_error.id]}"
-            bad.append(BadLine(number, message, text))
+            bad.append(BadLine(number, message))
         else:
             seen[job_or_error.id] = number
             jobs.append(job_or_error)
     return jobs, bad
 
 
-def _parse(text: str, number: int) -> BatchJob | str:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return f"not JSON ({exc.msg} at column {exc.colno})"
+def _job(data: Any, number: int) -> BatchJob | str:
     if not isinstance(data, dict):
         return f"expected a JSON object, got {type(data).__name__}"
     try:

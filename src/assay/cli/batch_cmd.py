@@ -61,11 +61,11 @@ def batch(
         err_console.print(plain(f"error: {line.describe(questions)}"), markup=False, soft_wrap=True)
     files = BatchFiles(out or default_results(questions))
     spec = BatchSpec(protocol=protocol, settings=options.settings())
-    todo = pending(jobs, files)
-    skipped = len(jobs) - len(todo)
     if broker is not None:
-        rows = _through_queue(broker, todo, spec, files, options)
+        rows, skipped = _through_queue(broker, jobs, spec, files, options)
     else:
+        todo = pending(jobs, files)
+        skipped = len(jobs) - len(todo)
         rows = _in_process(todo, spec, files, concurrency, options)
     if skipped and not options.json:
         err_console.print(
@@ -106,20 +106,30 @@ def _in_process(
 
 
 def _through_queue(
-    url: str, todo: list[BatchJob], spec: BatchSpec, files: BatchFiles, options: CommonOptions
-) -> list[ResultRow]:
-    """Enqueue for `assay worker`s (which share this run store), then follow their rows."""
+    url: str, jobs: list[BatchJob], spec: BatchSpec, files: BatchFiles, options: CommonOptions
+) -> tuple[list[ResultRow], int]:
+    """Enqueue signed for `assay worker`s (which share this run store), then follow their
+    rows; the rows, and how many questions were already done."""
     try:
-        from assay.queue.submit import follow, submit
+        from assay.queue.envelope import queue_key
+        from assay.queue.messages import batch_id, queue_files
+        from assay.queue.submit import catch_up, follow, submit
     except ImportError as exc:
         extra = "pip install 'assay[queue]'"
         raise BadInputError(f"--broker needs the queue extra: {extra} ({exc})") from None
+    from assay.batch.driver import pending
     from assay.cli.batch_display import batch_display
 
-    after = files.count()
-    sent = submit(url, todo, spec, files)
+    key = queue_key(spec.settings)  # before anything is sent: no key, no batch
+    batch = batch_id(files.results)
+    shared = queue_files(spec.settings.home, batch)
+    after = shared.count()  # before catching up: a row written meanwhile is followed
+    catch_up(shared, files)
+    todo = pending(jobs, files)
+    sent = submit(url, todo, spec, batch, key)
     if not options.json:
-        err_console.print(plain(f"enqueued {sent} question(s) on {url}; waiting for workers"),
+        err_console.print(plain(f"enqueued {len(sent)} question(s) on {url}; waiting for workers"),
                           markup=False, soft_wrap=True)  # fmt: skip
     with batch_display(len(todo), enabled=not (options.quiet or options.json)) as display:
-        return follow(files, [j.id for j in todo], display.ended, after=after)
+        rows = follow(url, shared, files, sent, display.ended, after=after)
+    return rows, len(jobs) - len(todo)

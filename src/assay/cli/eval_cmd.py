@@ -60,15 +60,19 @@ def eval_command(
         offset=offset, corpus=corpus, sites=sites, concurrency=concurrency,
         protocol=protocol, sources=sources,
     )  # fmt: skip
-    total = len(load_dataset(dataset, limit=limit, offset=offset).items)
-    with batch_display(total, enabled=not (options.quiet or options.json)) as display:
+    loaded = load_dataset(dataset, limit=limit, offset=offset)
+    for problem in loaded.problems:  # skipped, named; the other items still run (as in batch)
+        err_console.print(plain(f"error: {problem}"), markup=False, soft_wrap=True)
+    with batch_display(len(loaded.items), enabled=not (options.quiet or options.json)) as display:
         data = run_eval(request, display.events())
     if options.json:
-        print_json({"out": str(folder), "summary": data["summary"]})
-        return
-    _print_summary(data)
-    console.print(plain(f"eval: {folder / 'eval.json'}; report: {folder / 'report.html'}"),
-                  markup=False, soft_wrap=True)  # fmt: skip
+        print_json({"out": str(folder), "summary": data["summary"], "bad_lines": data["bad_lines"]})
+    else:
+        _print_summary(data)
+        console.print(plain(f"eval: {folder / 'eval.json'}; report: {folder / 'report.html'}"),
+                      markup=False, soft_wrap=True)  # fmt: skip
+    if loaded.problems:
+        raise typer.Exit(1)
 
 
 def _print_summary(data: dict[str, Any]) -> None:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from assay.errors import BadInputError
 from assay.gather.documents import Document, make_doc_id
+from assay.input_lines import BOM, BadLine, json_lines, not_utf8
 
 LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO", "DISPUTED")
 Kind = Literal["questions", "claims"]
@@ -49,6 +50,8 @@ class EvalItem:
 class Dataset:
     kind: Kind
     items: list[EvalItem]
+    problems: tuple[str, ...] = ()
+    """The lines (or array items) that could not be items, each ``FILE:LINE: why``."""
 
     def corpus(self) -> list[Document]:
         """The items' inline passages, one document per title (empty: none carried)."""
@@ -64,44 +67,98 @@ class Dataset:
 
 
 def load_dataset(path: Path, *, limit: int | None = None, offset: int = 0) -> Dataset:
-    """The items ``offset`` .. ``offset + limit`` of ``path``."""
-    raw = _records(path)[offset : None if limit is None else offset + limit]
-    if not raw:
-        raise BadInputError(f"{path}: no items (after --offset {offset})")
-    kind: Kind = "claims" if "claim" in raw[0] and "question" not in raw[0] else "questions"
-    items = [_item(record, offset + n, kind, path) for n, record in enumerate(raw)]
-    return Dataset(kind, items)
+    """The items ``offset`` .. ``offset + limit`` of ``path``.
+
+    A line (or array item) that cannot be an item is named in ``problems`` and the others are
+    kept, as ``assay batch`` does; it keeps its place, so no other item's position (its
+    default id) moves when it is fixed."""
+    entries = _entries(path)[offset : None if limit is None else offset + limit]
+    first = next((entry.record for entry in entries if entry.record is not None), None)
+    kind: Kind = "claims" if first and "claim" in first and "question" not in first else "questions"
+    items, problems = [], []
+    for position, entry in enumerate(entries, start=offset):
+        if entry.record is None:
+            problems.append(entry.problem)
+            continue
+        try:
+            items.append(_item(entry.record, position, kind, entry.where))
+        except BadInputError as exc:
+            problems.append(exc.message)
+    if not items:
+        why = f"; {problems[0]}" if problems else ""
+        raise BadInputError(f"{path}: no items (after --offset {offset}){why}")
+    return Dataset(kind, items, tuple(problems))
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class _Entry:
+    """One item's place in the file (``FILE:LINE`` or ``FILE: item N``) and its record, or
+    (no record) what is wrong with it."""
+
+    where: str
+    record: dict[str, Any] | None
+    problem: str = ""
+
+
+def _entries(path: Path) -> list[_Entry]:
+    """Every item of the file in order: a JSON array's, or a JSONL file's non-blank lines."""
     if not path.is_file():
         raise BadInputError(f"no such dataset: {path}")
-    text = path.read_text(encoding="utf-8")
-    if text.lstrip().startswith("["):
-        data = json.loads(text)
-        lines = list(enumerate(data, start=1))
-    else:
-        lines = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if line.strip():
-                try:
-                    lines.append((number, json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    raise BadInputError(f"{path}:{number}: not JSON ({exc.msg})") from None
-    for number, record in lines:
-        if not isinstance(record, dict):
-            raise BadInputError(f"{path}: item {number} is not a JSON object")
-    return [record for _, record in lines]
+    try:
+        data = path.read_bytes().removeprefix(BOM)
+    except OSError as exc:
+        raise BadInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if _is_array(data):
+        return [_entry(f"{path}: item {n}", item) for n, item in enumerate(_array(path, data), 1)]
+    return [
+        _Entry(line.describe(path), None, line.describe(path))
+        if isinstance(line, BadLine)
+        else _entry(f"{path}:{line[0]}", line[1])
+        for line in json_lines(data)
+    ]
 
 
-def _item(record: dict[str, Any], position: int, kind: Kind, path: Path) -> EvalItem:
+def _entry(where: str, value: Any) -> _Entry:
+    if isinstance(value, dict):
+        return _Entry(where, value)
+    return _Entry(where, None, f"{where}: expected a JSON object, got {type(value).__name__}")
+
+
+def _is_array(data: bytes) -> bool:
+    """A JSON array (one line or many), rather than JSON Lines whose first line is a list."""
+    head, _, rest = data.lstrip().partition(b"\n")
+    if not head.startswith(b"["):
+        return False
+    if not rest.strip():
+        return True
+    try:
+        json.loads(head)
+    except (ValueError, RecursionError):  # "[" alone, or the start of a pretty-printed array
+        return True
+    return False
+
+
+def _array(path: Path, data: bytes) -> list[Any]:
+    broken = not_utf8(data)
+    if broken:
+        raise BadInputError(f"{path}: {broken}")
+    try:
+        items = json.loads(data)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise BadInputError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(items, list):
+        raise BadInputError(f"{path}: expected a JSON array of objects")
+    return items
+
+
+def _item(record: dict[str, Any], position: int, kind: Kind, where: str) -> EvalItem:
     ident = str(record.get("id", record.get("_id", record.get("claim_id", position))))
     text = record.get("claim" if kind == "claims" else "question")
     if not isinstance(text, str) or not text.strip():
-        raise BadInputError(f"{path}: item {position + 1} has no {kind[:-1]} text")
+        raise BadInputError(f"{where}: no {kind[:-1]} text")
     label = record.get("label", record.get("claim_label"))
     if kind == "claims" and label not in LABELS:
-        raise BadInputError(f"{path}: item {position + 1}: label must be one of {LABELS}")
+        raise BadInputError(f"{where}: label must be one of {LABELS}")
     return EvalItem(
         id=ident,
         text=text.strip(),

@@ -69,6 +69,7 @@ def run_eval(request: EvalRequest, events: BatchEvents | None = None) -> dict[st
         "protocol": protocol,
         "engine": request.settings.model or "extractive",
         "corpus": corpus_note,
+        "bad_lines": list(dataset.problems),  # skipped: fixed, a re-run adds only them
         "summary": summarize(dataset.kind, rows),
         "by_type": by_type(dataset.kind, rows),
         "rows": rows,

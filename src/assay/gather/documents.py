@@ -12,7 +12,6 @@ resolved source path and the record's index in the file.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -20,6 +19,8 @@ from typing import Any
 
 from assay.controls import strip_controls
 from assay.errors import BadInputError, FetchError
+from assay.gather.records import json_records
+from assay.gather.records import parse_records as parse_records  # re-exported
 
 CONTENT_TYPES: dict[str, str] = {
     ".md": "text/markdown",
@@ -81,8 +82,9 @@ def iter_files(paths: Sequence[Path]) -> Iterator[Path]:
 def read_file(path: Path, *, problems: list[str] | None = None) -> list[Document]:
     """The documents in one file; a file that cannot be read is a BadInputError.
 
-    A JSONL line that is not a JSON value is skipped and named, with its line number, in
-    ``problems``; the file's other records are kept (without a list, such a line raises).
+    A JSON part that is not a record (``gather.records``: a JSONL line that is not UTF-8 JSON
+    or not an object with a text, say) is skipped and named, ``FILE:LINE: why``, in
+    ``problems``; the file's other records are kept (without a list, such a part raises).
     """
     suffix = path.suffix.lower()
     content_type = CONTENT_TYPES.get(suffix)
@@ -93,12 +95,17 @@ def read_file(path: Path, *, problems: list[str] | None = None) -> list[Document
         if suffix == ".pdf":
             title, text = _read_pdf(path)
             return [Document(make_doc_id(f"{source}#0"), title, text, None, source, content_type)]
-        raw = path.read_text(encoding="utf-8", errors="replace")
+        data = path.read_bytes()
     except OSError as exc:
         raise BadInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if suffix in {".json", ".jsonl"}:
-        records = _json_records(raw, path, lines=suffix == ".jsonl", problems=problems)
+        records, skipped = json_records(data, path, lines=suffix == ".jsonl")
+        if skipped and problems is None:
+            raise BadInputError(skipped[0])
+        if problems is not None:
+            problems.extend(f"{problem}; skipped" for problem in skipped)
         return records_to_documents(records, source=source, content_type=content_type)
+    raw = data.decode("utf-8", errors="replace")  # a stray byte in prose costs one character
     if content_type == "text/html":
         title, text = html_to_text(raw, None)
     else:
@@ -118,66 +125,12 @@ def records_to_documents(
     return docs
 
 
-def parse_records(data: Any) -> list[tuple[str, str, str | None]]:
-    """(title, text, url) from a list of records or a title → text/sentences mapping."""
-    if isinstance(data, dict) and not _is_record(data):
-        return [(str(t), _join_text(v), None) for t, v in data.items() if _join_text(v)]
-    items = data if isinstance(data, list) else [data]
-    out = []
-    for item in items:
-        if _is_record(item):
-            text = _join_text(item.get("text"))
-            url = item.get("url")
-            if text:
-                title = str(item.get("title") or text[:80])
-                out.append((title, text, url if isinstance(url, str) and url else None))
-    return out
-
-
 def html_to_text(html: str, url: str | None) -> tuple[str, str]:
     """(title, main text) of an HTML page, by ``assay.gather.extract``."""
     from assay.gather.extract import extract_html  # imported late: it loads trafilatura
 
     found = extract_html(html, url)
     return found.title or "", found.text
-
-
-def _is_record(item: Any) -> bool:
-    return isinstance(item, dict) and "text" in item
-
-
-def _join_text(value: Any) -> str:
-    """A string as is; a list of sentences joined with spaces, of paragraphs with blank lines."""
-    if isinstance(value, str):
-        return value.strip()
-    if isinstance(value, list):
-        parts = [p.strip() for p in value if isinstance(p, str) and p.strip()]
-        multiline = any("\n" in p for p in parts)
-        paragraphs = multiline or (bool(parts) and sum(map(len, parts)) / len(parts) > 400)
-        return ("\n\n" if paragraphs else " ").join(parts)
-    return ""
-
-
-def _json_records(
-    raw: str, path: Path, *, lines: bool, problems: list[str] | None
-) -> list[tuple[str, str, str | None]]:
-    if not lines:
-        try:
-            return parse_records(json.loads(raw))
-        except (json.JSONDecodeError, RecursionError) as exc:
-            raise BadInputError(f"{path}: not valid JSON: {exc}") from None
-    data: list[Any] = []
-    for number, line in enumerate(raw.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            data.append(json.loads(line))
-        except (json.JSONDecodeError, RecursionError) as exc:
-            message = f"{path}: line {number} is not valid JSON ({exc}); skipped"
-            if problems is None:
-                raise BadInputError(message) from None
-            problems.append(message)
-    return parse_records(data)
 
 
 def _plain_title(raw: str, path: Path, *, markdown: bool) -> str:

@@ -1,78 +1,122 @@
-"""The queue's one actor and its message: a batch question and how to run it.
+"""The queue's one actor and its messages: a batch question, signed, and how a worker runs it.
 
 The broker is dramatiq's RedisBroker with a short heartbeat: a worker that stops
 heartbeating (killed, or its host gone) for ``heartbeat_timeout`` has its unacknowledged
 messages requeued by the next worker that does maintenance; assay does maintenance on a
-tenth of its broker commands, so a dead worker's job comes back within seconds.
+tenth of its broker commands, so a dead worker's job comes back within seconds. Its
+consumers admit only signed questions (``consumer``); the rest are dead-lettered.
+
+A worker keeps a batch's rows under its own run store, ``<home>/queue/<batch>/results.jsonl``
+(with the journal beside it): the batch is an id the client derives from its results file,
+never a path the message names. The client copies the rows it waits for into its own file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dramatiq
-from dramatiq.brokers.redis import RedisBroker
+import redis
 
-from assay.batch import BatchFiles, BatchJob, BatchSpec, run_job
+from assay.batch import BatchFiles, BatchJob, BatchSpec, ResultRow, run_job
 from assay.config import Settings
+from assay.errors import BadInputError
+from assay.queue.consumer import AdmittingRedisBroker
+from assay.queue.envelope import LIMITS, QueuedJob, QueuedQuestion, RejectedMessage, open_envelope
 
+NAMESPACE = "assay"
 QUEUE = "assay-batch"
 ACTOR = "assay_run_question"
 HEARTBEAT_TIMEOUT = 15.0  # seconds without a heartbeat before a worker counts as dead
 MAINTENANCE_CHANCE = 100_000  # per million broker commands
 RUN_TIME_LIMIT_MS = 24 * 3600 * 1000  # a run ends by its own budgets, not by dramatiq's clock
 MAX_RETRIES = 3  # only an error outside the run (a full disk) is retried; a failed run is a row
+log = logging.getLogger("assay.queue")
 
 
-def make_broker(url: str, *, heartbeat_timeout: float = HEARTBEAT_TIMEOUT) -> RedisBroker:
-    broker = RedisBroker(  # type: ignore[no-untyped-call]
-        url=url,
-        namespace="assay",
-        heartbeat_timeout=int(heartbeat_timeout * 1000),
-        maintenance_chance=MAINTENANCE_CHANCE,
-    )
+def make_broker(
+    url: str, *, key: bytes | None = None, heartbeat_timeout: float = HEARTBEAT_TIMEOUT
+) -> AdmittingRedisBroker:
+    """The broker at ``url``, once it answers (an unreachable one is a one-line error)."""
+    parts = urlsplit(url)
+    try:
+        broker = AdmittingRedisBroker(
+            actor=ACTOR,
+            key=key,
+            url=url,
+            namespace=NAMESPACE,
+            heartbeat_timeout=int(heartbeat_timeout * 1000),
+            maintenance_chance=MAINTENANCE_CHANCE,
+        )
+        broker.client.ping()
+    except (redis.RedisError, ValueError) as exc:  # ValueError: not a redis:// URL
+        where = f"{parts.hostname}:{parts.port or 6379}" if parts.hostname else repr(url)
+        raise BadInputError(f"cannot reach the broker at {where}: {exc}") from None
     dramatiq.set_broker(broker)
     return broker
 
 
-def message(job: BatchJob, spec: BatchSpec, files: BatchFiles) -> dict[str, Any]:
-    """The JSON a worker needs to run ``job`` (settings carry references, never secrets)."""
-    return {
-        "job": job.model_dump(mode="json"),
-        "protocol": spec.protocol,
-        "settings": spec.settings.snapshot(),
-        "sources": spec.sources,
-        "max_directions": spec.max_directions,
-        "output_dir": str(spec.output_dir) if spec.output_dir else None,
-        "results": str(files.results.resolve()),
-    }
+def batch_id(results: Path) -> str:
+    """The batch a results file stands for: the same file, the same batch (so it resumes)."""
+    return hashlib.sha256(str(results.resolve()).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-def run_question(payload: dict[str, Any]) -> None:
-    """Run (or resume) one question; returning is what acknowledges the message."""
-    job = BatchJob.model_validate(payload["job"])
-    files = BatchFiles(Path(payload["results"]))
-    if job.id in files.finished_ids():
-        return  # delivered again after its row was written: nothing left to do
-    output = payload.get("output_dir")
-    spec = BatchSpec(
-        protocol=str(payload["protocol"]),
-        settings=Settings.model_validate(payload["settings"]),
-        sources=payload.get("sources"),
-        max_directions=int(payload.get("max_directions") or 2),
-        output_dir=Path(output) if output else None,
+def queue_files(home: Path, batch: str) -> BatchFiles:
+    """Where workers sharing ``home`` keep the rows and journal of ``batch``."""
+    return BatchFiles(home / "queue" / batch / "results.jsonl")
+
+
+def question(job: BatchJob, spec: BatchSpec, batch: str) -> QueuedQuestion:
+    """What a client asks a worker for ``job``: never its paths, endpoints or commands."""
+    settings = spec.settings
+    limits = {n: getattr(settings, n) for n in LIMITS if getattr(settings, n) is not None}
+    return QueuedQuestion(
+        batch=batch,
+        job=QueuedJob.model_validate(job.model_dump(include=set(BatchJob.model_fields))),
+        protocol=spec.protocol,  # type: ignore[arg-type]  # checked against PROTOCOLS
+        sources=spec.sources,
+        max_directions=spec.max_directions,
+        model=settings.model,
+        limits=limits,
     )
-    asyncio.run(run_job(job, spec, files))
 
 
-def declare(broker: RedisBroker) -> dramatiq.Actor[[dict[str, Any]], None]:
+def runner(worker: Settings, key: bytes) -> Callable[[Any], None]:
+    """The actor's body on a worker: its own settings, its own key."""
+
+    def run_question(envelope: Any) -> None:
+        """Run (or resume) one question; returning is what acknowledges the message."""
+        asked = open_envelope(envelope, key)  # again: the actor trusts no caller
+        files = queue_files(worker.home, asked.batch)
+        if asked.job.id in files.finished_ids():
+            return  # delivered again after its row was written: nothing left to do
+        try:
+            settings = asked.settings_for(worker)
+        except BadInputError as exc:  # signed, so its batch is real: tell the client why
+            log.warning("refused question %s of batch %s: %s", asked.job.id, asked.batch, exc)
+            row = ResultRow(id=asked.job.id, line=asked.job.line, protocol=asked.protocol,
+                            status="failed", reason=str(exc))  # fmt: skip
+            files.add_result(row)
+            return
+        spec = BatchSpec(asked.protocol, settings, asked.sources, asked.max_directions)
+        asyncio.run(run_job(asked.job, spec, files))
+
+    return run_question
+
+
+def declare(broker: dramatiq.Broker, body: Callable[[Any], None]) -> dramatiq.Actor[[Any], None]:
     decorate = dramatiq.actor(
         actor_name=ACTOR,
         queue_name=QUEUE,
         broker=broker,
         max_retries=MAX_RETRIES,
         time_limit=RUN_TIME_LIMIT_MS,
+        throws=(RejectedMessage,),  # never retried: dead-lettered at once
     )
-    return decorate(run_question)
+    return decorate(body)

@@ -4,13 +4,16 @@ For each registrable domain, a lease key (``SET NX PX``, renewed while held, so 
 holder frees it within ``LEASE`` seconds) makes one exchange at a time across all workers,
 and a ``last`` key holds when the last exchange ended, in Redis's clock (``TIME``), so
 workers on hosts whose clocks differ still agree. A holder waits until ``last + interval``
-before it sends: the same rule the in-process Pacer applies, now shared.
+before it sends: the same rule the in-process Pacer applies, now shared. Anyone who can write
+to Redis can stop the queue altogether; a ``last`` that no worker could have written (in the
+future, not a number) at least stalls nobody for longer than one interval.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -54,11 +57,9 @@ class RedisDomainGate:
             await asyncio.sleep(POLL)
         renewer = asyncio.create_task(self._keep(lease_key, token))
         try:
-            last = self.client.get(last_key)
-            if last is not None:
-                wait = float(last) + interval - self._now()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+            wait = self._wait(self.client.get(last_key), interval)
+            if wait > 0:
+                await asyncio.sleep(wait)
             yield time.monotonic() - asked
         finally:
             renewer.cancel()
@@ -66,6 +67,17 @@ class RedisDomainGate:
                 await renewer
             self.client.set(last_key, repr(self._now()), ex=max(60, int(interval * 10)))
             self._release(keys=[lease_key], args=[token])
+
+    def _wait(self, last: object, interval: float) -> float:
+        """Seconds until ``last + interval``; never more than ``interval``: a "last" in the
+        future (or not a number) was not written by a worker, and must not stall them all."""
+        if not isinstance(last, bytes):
+            return 0.0  # no exchange yet (or the key expired)
+        try:
+            ended = float(last)
+        except ValueError:
+            return 0.0
+        return min(ended + interval - self._now(), interval) if math.isfinite(ended) else 0.0
 
     async def _keep(self, lease_key: str, token: str) -> None:
         while True:

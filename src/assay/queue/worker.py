@@ -1,5 +1,8 @@
 """``assay worker``: process queued batch questions until SIGTERM or Ctrl-C.
 
+A worker runs questions with its own settings (search, endpoints, allow-list, run store) and
+its own signing key; a message chooses only what ``envelope.QueuedQuestion`` holds.
+
 dramatiq's Redis consumer heartbeats only when it fetches, and a worker whose threads are
 all busy with long runs does not fetch; the main loop here keeps a busy worker alive in the
 broker's eyes (so its messages are not handed to another worker while its runs go on).
@@ -7,6 +10,7 @@ broker's eyes (so its messages are not handed to another worker while its runs g
 
 from __future__ import annotations
 
+import logging
 import signal
 import threading
 from collections.abc import Callable
@@ -14,22 +18,40 @@ from types import FrameType
 
 from dramatiq import Worker
 
+from assay.config import Settings
 from assay.gather.fetch.pacing import use_domain_gate
-from assay.queue.messages import HEARTBEAT_TIMEOUT, QUEUE, declare, make_broker
+from assay.queue.envelope import queue_key
+from assay.queue.messages import HEARTBEAT_TIMEOUT, QUEUE, declare, make_broker, runner
 from assay.queue.pacing import RedisDomainGate
+
+
+class _Announcer(logging.Handler):
+    """The queue's warnings (a dead-lettered message, a refused question) as worker lines."""
+
+    def __init__(self, announce: Callable[[str], None]) -> None:
+        super().__init__(logging.WARNING)
+        self.announce = announce
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.announce(record.getMessage())
 
 
 def serve(
     url: str,
+    settings: Settings,
     *,
     threads: int = 2,
     heartbeat_timeout: float = HEARTBEAT_TIMEOUT,
     announce: Callable[[str], None] = print,
 ) -> None:
-    broker = make_broker(url, heartbeat_timeout=heartbeat_timeout)
-    declare(broker)
+    key = queue_key(settings)  # before anything is fetched: no key, no worker
+    broker = make_broker(url, key=key, heartbeat_timeout=heartbeat_timeout)
+    declare(broker, runner(settings, key))
     use_domain_gate(RedisDomainGate(url))
     stop = threading.Event()
+    logger, handler = logging.getLogger("assay.queue"), _Announcer(announce)
+    logger.addHandler(handler)
+    logger.propagate = False
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         stop.set()
@@ -37,7 +59,7 @@ def serve(
     previous = {s: signal.signal(s, on_signal) for s in (signal.SIGTERM, signal.SIGINT)}
     worker = Worker(broker, queues={QUEUE}, worker_threads=threads)
     worker.start()
-    announce(f"worker ready: {threads} thread(s) on {QUEUE}")
+    announce(f"worker ready: {threads} thread(s) on {QUEUE}; run store {settings.home}")
     try:
         while not stop.wait(heartbeat_timeout / 4):
             broker.do_qsize(QUEUE)  # every broker command is a heartbeat
@@ -46,5 +68,7 @@ def serve(
         worker.stop()
         broker.close()
         use_domain_gate(None)
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        logger.removeHandler(handler)
+        logger.propagate = True
+        for number, handler_before in previous.items():
+            signal.signal(number, handler_before)

@@ -144,9 +144,8 @@ class RunStore:
 
     def create(self, topic: str, protocol: str, config: dict[str, Any]) -> Run:
         self.root.mkdir(parents=True, exist_ok=True)
-        run_id = self._new_id(topic)
-        directory = safe_child(self.root, run_id)
-        directory.mkdir()
+        directory = self._new_directory(topic)
+        run_id = directory.name
         (directory / "snapshots").mkdir()
         now = utc_now()
         info = RunInfo(
@@ -200,13 +199,20 @@ class RunStore:
     def _log(self, directory: Path) -> EventLog:
         return EventLog(directory / LOG_FILE, fsync=self.fsync, secrets=self.secrets)
 
-    def _new_id(self, topic: str) -> str:
+    def _new_directory(self, topic: str) -> Path:
+        """A run directory no other run has: ``mkdir`` itself decides, so two runs of one
+        topic started in the same second (a batch's threads, two workers) never share one."""
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         base = f"{stamp}-{slugify(topic, max_length=40, fallback='run')}"
         run_id, counter = base, 2
-        while (self.root / run_id).exists():
-            run_id, counter = f"{base}-{counter}", counter + 1
-        return run_id
+        while True:
+            directory = safe_child(self.root, run_id)
+            try:
+                directory.mkdir()
+            except FileExistsError:
+                run_id, counter = f"{base}-{counter}", counter + 1
+                continue
+            return directory
 
 
 def load_info(directory: Path) -> RunInfo:
