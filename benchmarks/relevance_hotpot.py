@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from assay.claims.names import names_in
-from assay.claims.relevance import RELEVANT, relevance
+from assay.reading.names import names_in
+from assay.reading.relevance import RELEVANT, relevance
 from assay.text import content_words
 
 DATA = next(

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.claims.names import AUXILIARIES as _AUXILIARIES
-from assay.claims.names import names_in
+from assay.reading.names import AUXILIARIES as _AUXILIARIES
+from assay.reading.names import names_in
 from assay.text import content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]

@@ -17,7 +17,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.picker import is_fragment, pick_claims
-from assay.claims.relevance import Relevance
+from assay.reading.relevance import Relevance
 from assay.claims.standalone import stand_alone
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep

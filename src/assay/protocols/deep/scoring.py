@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from assay.claims.relevance import relevance
+from assay.reading.relevance import relevance
 from assay.gather.urls import registrable_domain
 from assay.protocols.deep.findings import Confidence, Findings, SourceNote
 

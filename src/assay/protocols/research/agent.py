@@ -26,7 +26,7 @@ from typing import Literal
 from assay.claims.crosscheck import corroborate_and_verify
 from assay.claims.engine import RunSources
 from assay.claims.extract import ExtractiveExtractor, extract_on_topic, record_claims
-from assay.claims.relevance import Relevance, best_relevance
+from assay.reading.relevance import Relevance, best_relevance
 from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field
 
 from assay.budget import Budget
 from assay.claims.picker import pick_claims
-from assay.claims.relevance import relevance
+from assay.reading.relevance import relevance
 from assay.engines.extractive.asking import clip, strategy_queries
 from assay.gather.reader import ReadSource
 from assay.gather.search.base import SearchResult

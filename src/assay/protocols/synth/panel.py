@@ -15,7 +15,7 @@ from pathlib import Path
 
 from assay.answers import answer_question
 from assay.claims.judge import Judge
-from assay.claims.relevance import relevance
+from assay.reading.relevance import relevance
 from assay.engines.select import build_judge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled, RunError
 from assay.events import ReportUpdated, Signal

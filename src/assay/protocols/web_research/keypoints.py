@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.normalize import normalize_text
 from assay.claims.picker import claimable, pick_claims
-from assay.claims.relevance import relevance
+from assay.reading.relevance import relevance
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
