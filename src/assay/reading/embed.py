@@ -159,6 +159,9 @@ def _open(model: Path, tokenizer_path: Path, threads: int, max_tokens: int) -> _
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     options.log_severity_level = 3  # errors only: onnxruntime's warnings are not assay's output
+    # The arena keeps every batch shape's buffers: RSS grew from 220 MB to 700 MB over 500
+    # sentences of mixed lengths with it, and stayed at 220 MB without it, at the same speed.
+    options.enable_cpu_mem_arena = False
     # Idle pool threads would spin on a core the rest of the run needs.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
