@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -159,3 +160,13 @@ def test_the_thread_count_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     assert default_embedder().threads == 2
     with pytest.raises(ConfigError):
         Embedder(threads=0)
+
+
+def test_threads_share_one_embedder_safely() -> None:
+    texts = [f"Sentence {i} about the {['river', 'delta', 'tide'][i % 3]}." for i in range(24)]
+    expected = Embedder(cache_texts=0).embed(texts)
+    shared = Embedder(cache_texts=0)
+    with ThreadPoolExecutor(4) as pool:
+        parts = list(pool.map(lambda k: shared.embed(texts[k::4]), range(4)))
+    for k, part in enumerate(parts):
+        assert np.min(np.sum(part * expected[k::4], axis=1)) > 0.9999

@@ -113,31 +113,12 @@ class Embedder:
         import numpy as np
 
         loaded = self._load()
-        ids = [loaded.tokenizer.encode(t).ids for t in texts]  # encode_batch would spawn threads
         out = np.empty((len(texts), DIMENSIONS), dtype=np.float32)
-        for batch in _batches([len(p) for p in ids]):
-            out[batch] = self._run(loaded, [ids[i] for i in batch])
+        with self._running:  # one text at a time through the tokenizer and the session
+            ids = [loaded.tokenizer.encode(t).ids for t in texts]  # encode_batch spawns threads
+            for batch in _batches([len(p) for p in ids]):
+                out[batch] = _run(loaded, [ids[i] for i in batch])
         return out
-
-    def _run(self, loaded: _Loaded, pieces: list[list[int]]) -> NDArray[np.float32]:
-        import numpy as np
-
-        width = max(len(p) for p in pieces)
-        ids = np.zeros((len(pieces), width), dtype=np.int64)
-        mask = np.zeros_like(ids)
-        for row, piece in enumerate(pieces):
-            ids[row, : len(piece)] = piece
-            mask[row, : len(piece)] = 1
-        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        with self._running:
-            (hidden,) = loaded.session.run(
-                ["last_hidden_state"], {k: v for k, v in feed.items() if k in loaded.inputs}
-            )
-        weights = mask[:, :, None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        result: NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
-        return result
 
     def _load(self) -> _Loaded:
         with self._loading:
@@ -169,6 +150,28 @@ def _open(model: Path, tokenizer_path: Path, threads: int, max_tokens: int) -> _
     tokenizer.no_padding()  # the file pads every text to 128; batches pad themselves
     tokenizer.enable_truncation(max_tokens)
     return _Loaded(session, tokenizer, frozenset(i.name for i in session.get_inputs()))
+
+
+def _run(loaded: _Loaded, pieces: list[list[int]]) -> NDArray[np.float32]:
+    """One batch: pad to its longest text, run the model, mean-pool the real tokens, and
+    scale each vector to unit length."""
+    import numpy as np
+
+    width = max(len(p) for p in pieces)
+    ids = np.zeros((len(pieces), width), dtype=np.int64)  # 0 is [PAD]
+    mask = np.zeros_like(ids)
+    for row, piece in enumerate(pieces):
+        ids[row, : len(piece)] = piece
+        mask[row, : len(piece)] = 1
+    feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    (hidden,) = loaded.session.run(
+        ["last_hidden_state"], {k: v for k, v in feed.items() if k in loaded.inputs}
+    )
+    weights = mask[:, :, None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    result: NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+    return result
 
 
 def _batches(lengths: list[int]) -> list[list[int]]:
