@@ -93,9 +93,7 @@ def main() -> None:
     print(f"{len(texts)} sentences (climate-fever evidence), max {args.max_tokens} word pieces:")
     for threads in args.threads:
         embedder = first if threads == args.threads[0] else None
-        embedder = embedder or Embedder(
-            threads=threads, max_tokens=args.max_tokens, cache_texts=0
-        )
+        embedder = embedder or Embedder(threads=threads, max_tokens=args.max_tokens, cache_texts=0)
         batched, single = throughput(embedder, texts)
         calls = judge_calls(embedder, texts)
         print(

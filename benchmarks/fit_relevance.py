@@ -43,6 +43,7 @@ DATA = next(
 OUT = ROOT / "src" / "assay" / "reading" / "data" / "relevance.json"
 METHOD = "meaning-v1"
 LEXICAL_BAR = 0.5  # the bar lexical-v2 used
+LEXICAL_NAME = "lexical-v2 (overlap >= 0.5)"
 
 
 @dataclass(frozen=True)
@@ -197,8 +198,9 @@ def auc(s: NDArray[np.float64], y: NDArray[np.float64]) -> float:
 
 
 def report(beta: NDArray[np.float64], bar: float, tables: dict[str, Table]) -> dict[str, object]:
-    print(f"{'set':14} {'half':5} {'n':>5} {'pos':>4}  {METHOD:>27}  {'lexical-v2 (overlap >= 0.5)':>27}")
-    print(f"{'':14} {'':5} {'':>5} {'':>4}  {'AUC   recall  precision':>27}  {'AUC   recall  precision':>27}")
+    columns = "AUC   recall  precision"
+    print(f"{'set':14} {'half':5} {'n':>5} {'pos':>4}  {METHOD:>27}  {LEXICAL_NAME:>27}")
+    print(f"{'':14} {'':5} {'':>5} {'':>4}  {columns:>27}  {columns:>27}")
     found: dict[str, object] = {}
     for name, t in tables.items():
         for half, mask in (("tune", t.tune), ("held", ~t.tune)):
