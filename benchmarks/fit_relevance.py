@@ -4,7 +4,8 @@ Each evaluation set gives sentences labelled by whether they speak to their ques
 HotpotQA's supporting facts among its ten paragraphs; PopQA's subject paragraph's
 sentences that state the answer, among the rest of the subject's and the answer's
 paragraphs; Climate-FEVER's evidence sentences labelled SUPPORTS or REFUTES, among those
-labelled NOT_ENOUGH_INFO. Each question also gets another question's positives as
+labelled NOT_ENOUGH_INFO. A text about a rival of the question's subject scores 0 as in
+the product (``about_a_rival``) and is left out of the fit. Each question also gets another question's positives as
 negatives (``with_other_subjects``). Every sentence is scored with its page title and without one
 (callers ask both ways). The features are ``assay.reading.relevance.features`` — the
 product's own code — and the model is a logistic regression: each set weighs the same and
@@ -32,7 +33,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from assay.claims.standalone import page_subject
-from assay.reading.relevance import FEATURES, features, fitted_model
+from assay.reading.relevance import FEATURES, about_a_rival, features, fitted_model
 from assay.text import split_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,6 +129,7 @@ class Table:
     x: NDArray[np.float64]
     y: NDArray[np.float64]
     tune: NDArray[np.bool_]
+    rival: NDArray[np.bool_]  # about a rival of the question's subject: scored 0
 
 
 def table(examples: list[Example]) -> Table:
@@ -137,20 +139,23 @@ def table(examples: list[Example]) -> Table:
     rows: list[list[float]] = []
     y: list[int] = []
     tune: list[bool] = []
+    rival: list[bool] = []
     for question, group in by_question.items():
         texts = [e.text for e in group]
         for titles in ([page_subject(e.title) for e in group], [""] * len(group)):
             rows += features(question, texts, titles)
             y += [e.label for e in group]
             tune += [e.tune for e in group]
-    return Table(np.array(rows), np.array(y, dtype=float), np.array(tune))
+            rival += [about_a_rival(question, t, title) for t, title in zip(texts, titles)]
+    return Table(np.array(rows), np.array(y, dtype=float), np.array(tune), np.array(rival))
 
 
 def fit(tables: dict[str, Table]) -> NDArray[np.float64]:
     """Weighted logistic regression by gradient descent (deterministic, small L2)."""
     xs, ys, ws = [], [], []
     for t in tables.values():
-        x, y = t.x[t.tune], t.y[t.tune]
+        kept = t.tune & ~t.rival  # a rival's text is scored 0 whatever the model says
+        x, y = t.x[kept], t.y[kept]
         xs.append(x)
         ys.append(y)
         ws.append(np.where(y == 1, 0.5 / y.sum(), 0.5 / (1 - y).sum()) / len(tables))
@@ -164,8 +169,12 @@ def fit(tables: dict[str, Table]) -> NDArray[np.float64]:
     return beta
 
 
-def scores(beta: NDArray[np.float64], x: NDArray[np.float64]) -> NDArray[np.float64]:
-    return np.asarray(1 / (1 + np.exp(-(np.c_[x, np.ones(len(x))] @ beta))))
+def scores(
+    beta: NDArray[np.float64], x: NDArray[np.float64], rival: NDArray[np.bool_]
+) -> NDArray[np.float64]:
+    """The product's scores: the model's, and 0 where the text is about a rival."""
+    found = 1 / (1 + np.exp(-(np.c_[x, np.ones(len(x))] @ beta)))
+    return np.asarray(np.where(rival, 0.0, found))
 
 
 def recall_precision(predicted: NDArray[np.bool_], y: NDArray[np.float64]) -> tuple[float, float]:
@@ -181,7 +190,7 @@ def choose_bar(beta: NDArray[np.float64], tables: dict[str, Table]) -> float:
     def mean_f2(bar: float) -> float:
         found = []
         for t in tables.values():
-            s = scores(beta, t.x[t.tune])
+            s = scores(beta, t.x[t.tune], t.rival[t.tune])
             found.append(f2(*recall_precision(s >= bar, t.y[t.tune])))
         return float(np.mean(found))
 
@@ -205,7 +214,7 @@ def report(beta: NDArray[np.float64], bar: float, tables: dict[str, Table]) -> d
     for name, t in tables.items():
         for half, mask in (("tune", t.tune), ("held", ~t.tune)):
             x, y = t.x[mask], t.y[mask]
-            s, lexical = scores(beta, x), x[:, FEATURES.index("lexical")]
+            s, lexical = scores(beta, x, t.rival[mask]), x[:, FEATURES.index("lexical")]
             rec, prec = recall_precision(s >= bar, y)
             lrec, lprec = recall_precision(lexical >= LEXICAL_BAR, y)
             print(

@@ -11,7 +11,8 @@ combined by a logistic model whose weights and bar are fitted by
 ``benchmarks/fit_relevance.py`` on the tune halves of the evaluation sets and stored in
 ``data/relevance.json`` with the split and commit they were fitted on. Word overlap is one
 feature among three, never the decision: "X is a Canadian actor" shares no word with
-"What is X's occupation?" beyond the name, and still speaks to it.
+"What is X's occupation?" beyond the name, and still speaks to it. A text about a rival
+of the question's subject (the same template, another name) scores 0 (``about_a_rival``).
 """
 
 from __future__ import annotations
@@ -126,12 +127,35 @@ def features(question: str, texts: Sequence[str], titles: Sequence[str]) -> list
     return rows
 
 
+def about_a_rival(question: str, text: str, title: str = "") -> bool:
+    """Whether the text (with its title) names none of the question's names whole but a
+    rival of one: a name sharing some of its words and differing in others ("Journal of
+    Coastal Research" for a question on the Journal of Example Studies, "HD 36" for one on
+    HD 32). The same template about another subject embeds close to the question, so this
+    is checked apart from the fitted score; a shorter mention ("Rankin" for "George
+    Rankin") is no rival. benchmarks/fit_relevance.py reports what it costs on each set."""
+    names, _ = _parts(question)
+    if not names:
+        return False
+    found = set(content_words(text)) | set(content_words(title))
+    if any(name <= found for name in names):
+        return False
+    asked = set().union(*names)
+    theirs = [set(content_words(n)) for n in [*names_in(title), *names_in(text)]]
+    return any(n & asked and n - asked and asked - n for n in theirs)
+
+
 def relevances(question: str, texts: Sequence[str], titles: Sequence[str]) -> list[Relevance]:
-    """The relevance of each text (with its page title, "" for none) to ``question``."""
+    """The relevance of each text (with its page title, "" for none) to ``question``: the
+    fitted score, or 0 for a text about a rival of the question's subject."""
     model = fitted_model()
     if not content_words(question):
         return [Relevance(0.0, model.method) for _ in texts]
-    return [Relevance(model.score(row), model.method) for row in features(question, texts, titles)]
+    rows = features(question, texts, titles)
+    return [
+        Relevance(0.0 if about_a_rival(question, text, title) else model.score(row), model.method)
+        for row, text, title in zip(rows, texts, titles, strict=True)
+    ]
 
 
 def relevance(question: str, text: str, *, title: str = "") -> Relevance:
