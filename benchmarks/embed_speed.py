@@ -4,12 +4,12 @@
         [--max-tokens 256] [--runs 10]
 
 Prints, in this order: the time to load (the sha256 checks of the model and tokenizer
-files, the ONNX session, the tokenizer) and the process's RSS before and after; sentences
-per second for each thread count (the first N evidence sentences of climate-fever-dev,
-with the vector cache off, so every sentence runs the model), in batches as ``embed``
-makes them and one sentence at a time; the judge's typical call (a claim against a
-24-sentence shortlist) per second; and the median wall time of ``assay --version`` over
-``--runs`` runs. Not part of the test suite; it asserts nothing.
+files, the ONNX session, the tokenizer) and the process's RSS before and after; for each
+thread count, sentences per second (the first N evidence sentences of climate-fever-dev,
+with the vector cache off, so every sentence runs the model) in batches as ``embed``
+makes them and one sentence at a time, the judge's typical call (a claim against a
+24-sentence shortlist) per second, and the RSS after; and the median wall time of
+``assay --version`` over ``--runs`` runs. Not part of the test suite; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -98,9 +98,9 @@ def main() -> None:
         calls = judge_calls(embedder, texts)
         print(
             f"  {threads} thread(s): {batched:.0f} sentences/s batched, {single:.0f}/s one at "
-            f"a time; {calls:.1f} judge calls/s (a claim and 24 sentences)"
+            f"a time; {calls:.1f} judge calls/s (a claim and 24 sentences); RSS "
+            f"{megabytes(process):.0f} MB (each thread count has its own session)"
         )
-    print(f"RSS after the runs: {megabytes(process):.0f} MB")
     print(f"assay --version: {cli_version(args.runs) * 1000:.0f} ms (median of {args.runs})")
 
 

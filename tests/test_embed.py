@@ -16,7 +16,13 @@ from assay.cli import app
 from assay.errors import ConfigError, InstallError
 from assay.reading import embed as embed_module
 from assay.reading import files
-from assay.reading.embed import BATCH_TEXTS, BATCH_TOKENS, Embedder, default_embedder
+from assay.reading.embed import (
+    BATCH_PADDING,
+    BATCH_TEXTS,
+    BATCH_TOKENS,
+    Embedder,
+    default_embedder,
+)
 
 QUESTION = "What is Eleanor Davis's occupation?"
 ANSWER = "Eleanor Davis is an American cartoonist."
@@ -77,12 +83,17 @@ def test_batches_sorted_by_length_give_the_vectors_of_one_at_a_time() -> None:
 
 
 def test_batches_hold_a_bounded_number_of_texts_and_tokens() -> None:
-    assert [len(b) for b in embed_module._batches([10] * 40)] == [BATCH_TEXTS, 40 - BATCH_TEXTS]
-    wide = embed_module._batches([200] * 30)
-    assert all(len(b) * 200 <= BATCH_TOKENS for b in wide) and sum(map(len, wide)) == 30
-    lengths = [50, 3, 300, 7]
-    order = [i for b in embed_module._batches(lengths) for i in b]
-    assert order == [1, 3, 0, 2]  # shortest first, so a batch pads little
+    even = embed_module._batches([10] * 40)
+    assert [len(b) for b in even] == [BATCH_TEXTS] * (40 // BATCH_TEXTS)
+    wide = embed_module._batches([600] * 30)
+    assert all(len(b) * 600 <= BATCH_TOKENS for b in wide) and sum(map(len, wide)) == 30
+    lengths = [50, 3, 300, 7, 8, 9]
+    batches = embed_module._batches(lengths)
+    assert [i for b in batches for i in b] == [1, 3, 4, 5, 0, 2]  # shortest first
+    for batch in batches:  # and a batch pads little
+        width = max(lengths[i] for i in batch)
+        assert len(batch) * width <= BATCH_PADDING * sum(lengths[i] for i in batch)
+    assert batches == [[1], [3, 4, 5], [0], [2]]
 
 
 def test_a_vector_is_computed_once_per_text(monkeypatch: pytest.MonkeyPatch) -> None:
