@@ -4,14 +4,16 @@ Each evaluation set gives sentences labelled by whether they speak to their ques
 HotpotQA's supporting facts among its ten paragraphs; PopQA's subject paragraph's
 sentences that state the answer, among the rest of the subject's and the answer's
 paragraphs; Climate-FEVER's evidence sentences labelled SUPPORTS or REFUTES, among those
-labelled NOT_ENOUGH_INFO. A text about a rival of the question's subject scores 0 as in
-the product (``about_a_rival``) and is left out of the fit. Each question also gets another question's positives as
-negatives (``with_other_subjects``). Every sentence is scored with its page title and without one
-(callers ask both ways). The features are ``assay.reading.relevance.features`` — the
-product's own code — and the model is a logistic regression: each set weighs the same and
-its positives and negatives are balanced, so no set's size or base rate decides the fit.
-The bar maximises the mean F2 (recall counted four times precision: an off-topic mark
-loses evidence, a kept sentence is only ranked lower) over the three tune halves.
+labelled NOT_ENOUGH_INFO. Each question also gets another question's positives as
+negatives (``with_other_subjects``). Every sentence is scored with its page title and
+without one (callers ask both ways). A text about a rival of the question's subject scores
+0 as in the product (``about_a_rival``) and is left out of the fit.
+
+The features are ``assay.reading.relevance.features`` (the product's own code) and the
+model is a logistic regression: each set weighs the same and its positives and negatives
+are balanced, so no set's size or base rate decides the fit. The bar maximises the mean
+F2 (recall counted four times precision: an off-topic mark loses evidence, a kept
+sentence is only ranked lower) over the three tune halves.
 
 The fit uses the tune halves only (benchmarks/README.md, "Splits"); both halves of every
 set are reported, with the word-overlap gate (``lexical-v2``: overlap >= 0.5) beside it.
@@ -146,7 +148,8 @@ def table(examples: list[Example]) -> Table:
             rows += features(question, texts, titles)
             y += [e.label for e in group]
             tune += [e.tune for e in group]
-            rival += [about_a_rival(question, t, title) for t, title in zip(texts, titles)]
+            pairs = zip(texts, titles, strict=True)
+            rival += [about_a_rival(question, t, title) for t, title in pairs]
     return Table(np.array(rows), np.array(y, dtype=float), np.array(tune), np.array(rival))
 
 
