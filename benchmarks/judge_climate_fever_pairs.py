@@ -1,7 +1,7 @@
 """Score the extractive judge on climate-fever's claim–evidence pairs.
 
     .venv/bin/python benchmarks/judge_climate_fever_pairs.py [--split tune|held|all]
-        [--data PATH] [--embeddings] [--sweep] [--limit CLAIMS]
+        [--data PATH] [--lexical] [--sweep] [--limit CLAIMS]
         [--model openai:qwen2.5-coder-1.5b-instruct --base-url http://127.0.0.1:8765/v1]
 
 Each line of the data file is a claim with five evidence sentences, each labelled
@@ -14,9 +14,9 @@ labels the pairs instead, and tokens and time per pair are printed.
 
 Splits: ``tune`` is the first 385 lines, half the file (thresholds were tuned there),
 ``held`` the rest (never looked at while tuning). ``--sweep`` prints macro-F1 and the
-precision of SUPPORTS and REFUTES over a grid of thresholds. ``--embeddings`` adds
-sentence-embedding similarity (needs the optional extra). Not part of the test suite; it
-asserts nothing.
+precision of SUPPORTS and REFUTES over a grid of thresholds. The judge reads with the
+bundled sentence embedder (``assay.reading``), as it does by default; ``--lexical`` judges
+without it. Not part of the test suite; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -32,10 +32,11 @@ from pathlib import Path
 from assay.claims.judge import Verdict
 from assay.claims.model_judge import ModelJudge
 from assay.engines.extractive import ExtractiveJudge, Thresholds
-from assay.engines.extractive.embeddings import INSTALL_HINT, Similarity, load_similarity
+from assay.engines.extractive.judge import Similarity
 from assay.errors import ProviderError
 from assay.models import ModelOptions, model_requests_allowed, resolve_model
 from assay.models.usage import UsageMeter
+from assay.reading.embed import default_embedder
 
 LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO")
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared/data/climate-fever-dev.jsonl"
@@ -122,10 +123,10 @@ class CachedSimilarity:
         self.inner = inner
         self.memory: dict[tuple[str, tuple[str, ...]], list[float]] = {}
 
-    def scores(self, claim: str, sentences: Sequence[str]) -> list[float]:
-        key = (claim, tuple(sentences))
+    def similarity(self, text: str, others: Sequence[str]) -> list[float]:
+        key = (text, tuple(others))
         if key not in self.memory:
-            self.memory[key] = self.inner.scores(claim, sentences)
+            self.memory[key] = self.inner.similarity(text, others)
         return self.memory[key]
 
 
@@ -157,7 +158,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--split", choices=("tune", "held", "all"), default="held")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    parser.add_argument("--embeddings", action="store_true")
+    parser.add_argument("--lexical", action="store_true", help="judge without embeddings")
     parser.add_argument("--sweep", action="store_true")
     parser.add_argument("--limit", type=int, help="claims of the split (5 pairs each)")
     parser.add_argument("--model", help="provider:model: the model judge instead")
@@ -165,12 +166,11 @@ def main() -> None:
     args = parser.parse_args()
     pairs = load_pairs(args.data, args.split, args.limit)
     similarity: Similarity | None = None
-    if args.embeddings:
+    if not args.lexical:
         started = time.perf_counter()
-        loaded = load_similarity()
-        if loaded is None:
-            raise SystemExit(f"the embeddings extra is not installed: {INSTALL_HINT}")
-        similarity = CachedSimilarity(loaded)
+        embedder = default_embedder()
+        embedder.embed(["load the model"])
+        similarity = CachedSimilarity(embedder)
         print(f"embeddings loaded in {time.perf_counter() - started:.1f} s")
     print(f"split {args.split}: {len(pairs)} pairs, gold {dict(Counter(g for *_, g in pairs))}")
     if args.sweep:

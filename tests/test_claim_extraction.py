@@ -11,8 +11,8 @@ from assay.claims.extract import (
     echoes_question,
     extract_on_topic,
 )
-from assay.claims.relevance import relevance
 from assay.models.testing import ScriptedModel
+from assay.reading.relevance import relevance
 
 QUESTION = "What language were books being translated into during the era of Haymo of Faversham?"
 PAGE = (

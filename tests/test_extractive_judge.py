@@ -9,8 +9,8 @@ import pytest
 
 from assay.claims.judge import Judge, Verdict
 from assay.engines.extractive import ExtractiveJudge, Thresholds
-from assay.engines.extractive import embeddings as embeddings_module
 from assay.lab import INJECTIONS
+from assay.reading.embed import default_embedder
 
 CASES = [
     # (claim, evidence, expected label)
@@ -175,9 +175,9 @@ class FakeSimilarity:
         self.keyword = keyword
         self.calls = 0
 
-    def scores(self, claim: str, sentences: Sequence[str]) -> list[float]:
+    def similarity(self, text: str, others: Sequence[str]) -> list[float]:
         self.calls += 1
-        return [0.9 if self.keyword in s else 0.1 for s in sentences]
+        return [0.9 if self.keyword in s else 0.1 for s in others]
 
 
 def test_similarity_can_carry_a_paraphrase() -> None:
@@ -201,18 +201,12 @@ def test_similarity_never_overrides_a_refutation() -> None:
     assert verdict.label == "REFUTES"
 
 
-def test_missing_extra_means_lexical(monkeypatch: pytest.MonkeyPatch) -> None:
-    def missing(name: str) -> object:
-        raise ImportError(name)
-
-    embeddings_module.forget_similarity()
-    monkeypatch.setattr(embeddings_module.importlib, "import_module", missing)
-    try:
-        assert embeddings_module.load_similarity() is None
-        engine = ExtractiveJudge()  # "auto"
-        assert engine.decide("Sea ice is shrinking.", "Sea ice is shrinking.").label == "SUPPORTS"
-    finally:
-        embeddings_module.forget_similarity()
+def test_by_default_the_judge_reads_with_the_bundled_embedder() -> None:
+    engine = ExtractiveJudge()
+    verdict = engine.decide("Sea ice is shrinking.", "Sea ice is shrinking.")
+    assert verdict.label == "SUPPORTS"
+    assert "similarity 1.00" in verdict.rationale  # the same sentence: cosine 1
+    assert ExtractiveJudge()._similarity is default_embedder()  # one model per process
 
 
 def test_numbers_choose_between_equally_matching_sentences() -> None:

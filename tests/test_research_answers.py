@@ -71,7 +71,7 @@ def test_off_topic_claims_stay_in_the_ledger_and_out_of_the_report(
     ledger = claims(result)
     off_topic = [c for c in ledger if not c["relevance"]["relevant"]]  # type: ignore[index]
     assert off_topic, "most hits are other journals: their claims must be judged off-topic"
-    assert all(c["relevance"]["method"] == "lexical-v2" for c in ledger)  # type: ignore[index]
+    assert all(c["relevance"]["method"] == "meaning-v1" for c in ledger)  # type: ignore[index]
     report = Path(result.report or "").read_text()
     presented = set(re.findall(r"\((claim_\d+): ", report))
     assert presented and not presented & {str(c["id"]) for c in off_topic}

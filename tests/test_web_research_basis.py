@@ -46,7 +46,7 @@ def test_off_topic_key_points_stay_in_the_ledger_and_out_of_the_summary(lab: Lab
     assert "Velmar" not in synthesis and "honey" not in synthesis
     claims = ClaimLedger(result.run_dir).claims()
     off = [c for c in claims if not (c.model_extra or {})["relevance"]["relevant"]]
-    assert off and all("lexical" in (c.model_extra or {})["relevance"]["method"] for c in off)
+    assert off and all((c.model_extra or {})["relevance"]["method"] == "meaning-v1" for c in off)
 
 
 @dataclass

@@ -13,7 +13,8 @@ in the run's event log before it reaches the user.
     │   ├── BadInputError               an argument or input file that cannot be used
     │   ├── RunNotFoundError            no run matches the id or prefix
     │   ├── AmbiguousRunError           a run-id prefix that matches several runs
-    │   └── UnsafePathError             a path that would escape its directory
+    │   ├── UnsafePathError             a path that would escape its directory
+    │   └── InstallError                a file assay runs on is missing or altered
     └── RunError                        exit code 1
         ├── ProviderError               a search or model provider failed
         │   ├── models.ModelTimeout     a model gave no reply within the call's deadline
@@ -79,6 +80,11 @@ class AmbiguousRunError(UserError):
 
 class UnsafePathError(UserError):
     """A path derived from outside input would leave the directory it belongs in."""
+
+
+class InstallError(UserError):
+    """A file assay needs to run (the embedding model, its tokenizer) is missing or is not
+    the file it should be: fixed by reinstalling, or by pointing the setting elsewhere."""
 
 
 class RunError(AssayError):

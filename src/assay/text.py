@@ -133,8 +133,13 @@ def is_content(word: str) -> bool:
 
 
 def content_words(text: str) -> list[str]:
-    """The stems of ``text``'s content words, in order (stop words and numbers dropped)."""
-    return [stem(w) for w in words(text) if is_content(w) and not w.endswith("n't")]
+    """The stems of ``text``'s content words, in order (stop words and numbers dropped); a
+    possessive is its noun ("Rankin's" is "Rankin")."""
+    return [
+        stem(w.removesuffix("'s").removesuffix("'"))
+        for w in words(text)
+        if is_content(w) and not w.endswith("n't")
+    ]
 
 
 @dataclass(frozen=True)

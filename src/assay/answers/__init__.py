@@ -8,7 +8,8 @@ answer whose ``found`` is false and whose claim ids are the closest evidence.
 
 Only claims a source supports and that were not recorded as off-topic are used
 (ranking.py). With a model the answer comes from a checked typed step (model_step.py);
-when it has none, or without a model, from span extraction (spans.py, comparisons.py).
+when it has none, or without a model, from span extraction (spans.py, comparisons.py;
+typed.py when the question names the kind it asks for).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from assay.answers.kinds import Shape, shape_of
 from assay.answers.model_step import model_answer
 from assay.answers.ranking import Ranked, rank, usable
 from assay.answers.spans import Span, best_span
+from assay.answers.typed import typed_span
 from assay.budget import Budget
 from assay.models import Model
 from assay.models.step import ModelStep
@@ -79,4 +81,8 @@ def _extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | No
         return choice(question, shape, ranked)
     if shape.kind == "how":
         return Span(" ".join(ranked[0].claim.text.split()), ranked[0].basis)
+    if shape.attribute:
+        typed = typed_span(question, shape, ranked)
+        if typed is not None:
+            return typed
     return best_span(question, shape, ranked)

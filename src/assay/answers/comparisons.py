@@ -82,13 +82,13 @@ def choice(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None
 
 
 def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> list[Ranked]:
-    """Claims that name ``thing`` (half of its words, or of the words no other side has:
+    """Claims that name ``thing`` (most of its words, or of the words no other side has:
     "Watertown International Airport" is not named by a claim on "Alexandria International
     Airport"), in rank order."""
     wanted = set(content_words(thing))
     others = set().union(*(content_words(s) for s in sides if s != thing))
     wanted = (wanted - others) or wanted
-    return [r for r in ranked if len(wanted & set(content_words(r.claim.text))) * 2 >= len(wanted)]
+    return [r for r in ranked if len(wanted & set(content_words(r.claim.text))) * 2 > len(wanted)]
 
 
 _BROADEST_PLACES = frozenset(("country", "nation", "continent"))

@@ -11,8 +11,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.claims.names import AUXILIARIES as _AUXILIARIES
-from assay.claims.names import names_in
+from assay.reading.names import AUXILIARIES as _AUXILIARIES
+from assay.reading.names import names_in
 from assay.text import content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
@@ -96,6 +96,9 @@ class Shape:
     event: str = ""
     """For "when": the word that says what happened ("formed" in "formed in what year?",
     "open" in "When did the plant open?"), or "" when the question does not say."""
+    attribute: str = ""
+    """The kind of thing asked for by name, when the question names it: "occupation" in
+    "What is X's occupation?", "city" in "In what city was X born?"."""
 
 
 def shape_of(question: str) -> Shape:
@@ -123,9 +126,26 @@ def shape_of(question: str) -> Shape:
         return Shape("how")  # an explanation or a topic: the sentence that gives it
     if _WHO.search(lowered):
         return Shape("who")
+    attribute = _attribute(lowered)
     if _WHERE.search(lowered):
-        return Shape("where")
-    return Shape("what")
+        return Shape("where", attribute=attribute)
+    return Shape("what", attribute=attribute)
+
+
+_ATTRIBUTE = (
+    re.compile(r"^what (?:is|was|are|were) (?:the )?.+?['’]s? ([a-z]+)$"),  # X's occupation
+    re.compile(r"^what (?:is|was|are|were) the ([a-z]+) of\b"),  # the genre of X
+    re.compile(r"^(?:in |of |from )?(?:what|which) ([a-z]+) (?:is|was|are|were|does|did)\b"),
+)
+
+
+def _attribute(lowered: str) -> str:
+    """The noun naming what is asked ("occupation", "city"), or ""."""
+    for pattern in _ATTRIBUTE:
+        found = pattern.search(lowered)
+        if found and content_words(found.group(1)):
+            return found.group(1)
+    return ""
 
 
 def _event(asking: str) -> str:

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.answers.kinds import names_in
-from assay.claims.relevance import recorded_relevant, relevance
+from assay.claims.relevance import recorded_relevant
+from assay.reading.relevance import relevance
 from assay.store.claims import ClaimRecord
 from assay.text import content_words
 

@@ -17,10 +17,10 @@ from typing import Protocol
 from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.picker import is_fragment, pick_claims
-from assay.claims.relevance import Relevance
 from assay.claims.standalone import stand_alone
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
+from assay.reading.relevance import Relevance
 from assay.store.claims import ClaimRecord, Confidence, Evidence
 from assay.store.runs import Run
 from assay.text import content_words, looks_like_instruction, raw_words

@@ -1,4 +1,5 @@
-"""The extractive engine: plan, pick and judge with deterministic text heuristics.
+"""The extractive engine: plan, pick and judge with deterministic text heuristics (and, in
+the judge, the bundled sentence-embedding model).
 
 It is the default when no model is configured, so assay runs with no keys and no network.
 ``expand_queries``/``research_questions`` plan, ``pick_claims`` (``claims.picker``) chooses

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.claims.extract import ClaimExtractor, extract_on_topic, record_claims
-from assay.claims.relevance import Relevance, relevance
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
 from assay.protocols.deep.findings import Confidence, Fact, Findings, SourceNote
 from assay.protocols.deep.plan import Criteria
 from assay.protocols.deep.scoring import authority, recency
+from assay.reading.relevance import Relevance, relevance
 from assay.store.runs import Run
 
 MAX_SOURCES = 5

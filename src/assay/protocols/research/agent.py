@@ -26,7 +26,6 @@ from typing import Literal
 from assay.claims.crosscheck import corroborate_and_verify
 from assay.claims.engine import RunSources
 from assay.claims.extract import ExtractiveExtractor, extract_on_topic, record_claims
-from assay.claims.relevance import Relevance, best_relevance
 from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,
@@ -74,6 +73,7 @@ from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import HandOver, RunContext
+from assay.reading.relevance import Relevance, best_relevance
 from assay.store.claims import ClaimRecord
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE

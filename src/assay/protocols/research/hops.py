@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from assay.answers.kinds import names_in, shape_of
 from assay.answers.ranking import rank
+from assay.claims.relevance import recorded_relevant
 from assay.engines.extractive.planner import key_phrase
 from assay.gather.search.web_search import MIN_QUERIES
 from assay.models import InvalidOutput, ModelTimeout
@@ -59,7 +60,8 @@ def bridge_hop(question: str, claims: Sequence[ClaimRecord], searched: set[str])
     """The next hop without a model (see the module docstring), or ``None``."""
     shape = shape_of(question)
     asked = set(content_words(question))
-    ranked = rank(question, claims)
+    # a claim recorded as off-topic (another journal of the same name pattern) is no bridge
+    ranked = rank(question, [c for c in claims if recorded_relevant(c)])
     if shape.kind in ("yesno", "choice"):
         sides = [
             target

@@ -29,13 +29,13 @@ from pydantic import BaseModel, Field
 
 from assay.budget import Budget
 from assay.claims.picker import pick_claims
-from assay.claims.relevance import relevance
 from assay.engines.extractive.asking import clip, strategy_queries
 from assay.gather.reader import ReadSource
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, Message, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
+from assay.reading.relevance import relevance
 from assay.report.prose import Prose, Statement, prose_from, prose_request
 
 READ_SOURCES = 3

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from assay.answers import answer_question
 from assay.claims.judge import Judge
-from assay.claims.relevance import relevance
 from assay.engines.select import build_judge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled, RunError
 from assay.events import ReportUpdated, Signal
@@ -43,6 +42,7 @@ from assay.protocols.synth.preflight import (
 )
 from assay.protocols.synth.roster import Agent, Roster
 from assay.protocols.synth.timeouts import Timeouts, supervise
+from assay.reading.relevance import relevance
 from assay.report.prose import Statement
 from assay.store.atomic import atomic_write_text
 from assay.store.runs import REPORT_FILE

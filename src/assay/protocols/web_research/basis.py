@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from assay.claims.relevance import relevance
 from assay.gather.tokens import estimate_tokens
 from assay.protocols.web_research.results import SourceFindings
+from assay.reading.relevance import relevance
 from assay.store.claims import ClaimRecord
 
 

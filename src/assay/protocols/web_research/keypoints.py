@@ -29,11 +29,11 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.normalize import normalize_text
 from assay.claims.picker import claimable, pick_claims
-from assay.claims.relevance import relevance
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
 from assay.protocols.web_research.results import Quote, SourceFindings
+from assay.reading.relevance import relevance
 from assay.store.claims import ClaimRecord
 from assay.store.runs import Run
 from assay.store.sources import SourceRecord

@@ -1,0 +1,102 @@
+"""Answers of a named kind: "What is X's occupation?", "In what city was X born?".
+
+When the question names the kind of thing it asks for, the answer is the span of the best
+ranked claim that is of that kind by meaning (``reading.kinds``): in "X was an Australian
+soldier and politician", "soldier and politician" (occupations), not "Australian" (a
+nationality). Candidates are the claim's names for a place, else its words and two-word
+phrases of one case ("power metal", "New York"); none may only repeat the question. Kin
+of the best candidate joined to it by "and" or a comma in the same claim ("cartoonist and
+illustrator") are part of the answer.
+Nothing is guessed: when no ranked claim has a candidate of the kind, there is none.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assay.answers.kinds import Shape, names_in
+from assay.answers.ranking import Ranked
+from assay.answers.spans import Span, echoes
+from assay.reading.kinds import kind_margins
+from assay.text import STOP_WORDS, content_words
+
+CLAIMS = 6
+"""How many of the best ranked claims are read for a candidate (as spans.py reads)."""
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_JOINED = re.compile(r"(?:, | and | or |, and |, or )")
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    start: int
+    end: int
+    text: str
+
+
+def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
+    """The span of the asked kind from the best ranked claim that has one, or ``None``."""
+    asked = set(content_words(question))
+    for item in ranked[:CLAIMS]:
+        text = item.claim.text
+        found = [c for c in _candidates(shape, text) if not echoes(c.text, asked)]
+        margins = kind_margins(shape.attribute, [c.text for c in found])
+        fitting = [(m, c) for m, c in zip(margins, found, strict=True) if m > 0]
+        if not fitting:
+            continue
+        best = max(fitting, key=lambda pair: pair[0])[1]
+        # a phrase of the kind holding the best word is the fuller answer ("power metal")
+        best = max((c for _, c in fitting if c.start <= best.start and best.end <= c.end),
+                   key=lambda c: c.end - c.start)  # fmt: skip
+        return Span(_with_kin(text, best, [c for _, c in fitting]), item.basis)
+    return None
+
+
+def _candidates(shape: Shape, text: str) -> list[_Candidate]:
+    if shape.kind == "where":  # a place is named
+        out, at = [], 0
+        for name in names_in(text):
+            start = text.find(name, at)
+            if start >= 0:
+                out.append(_Candidate(start, start + len(name), name))
+                at = start + len(name)
+        return out
+    words = [
+        _Candidate(m.start(), m.end(), m.group())
+        for m in _WORD.finditer(text)
+        if m.group().lower() not in STOP_WORDS and content_words(m.group())
+    ]
+    pairs = [
+        _Candidate(a.start, b.end, text[a.start : b.end])
+        for a, b in itertools.pairwise(words)
+        # a phrase is one kind of word: "power metal", "New York", not "Polish sculptor"
+        if text[a.end : b.start] == " " and a.text[0].isupper() == b.text[0].isupper()
+    ]
+    return words + pairs
+
+
+def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> str:
+    """``best`` with the candidates of its kind it is listed with ("X and Y", "X, Y")."""
+    chosen = [best]
+    grown = True
+    while grown:
+        grown = False
+        left, right = chosen[0], chosen[-1]
+        for candidate in fitting:
+            if any(_overlaps(candidate, c) for c in chosen):
+                continue
+            if _JOINED.fullmatch(text[right.end : candidate.start]):
+                chosen.append(candidate)
+            elif _JOINED.fullmatch(text[candidate.end : left.start]):
+                chosen.insert(0, candidate)
+            else:
+                continue
+            grown = True
+            break
+    return " and ".join(c.text for c in chosen)
+
+
+def _overlaps(a: _Candidate, b: _Candidate) -> bool:
+    return a.start < b.end and b.start < a.end

@@ -1,0 +1,73 @@
+"""Answers of a named kind ("What is X's occupation?"), without a model."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.answers.kinds import shape_of
+from assay.answers.ranking import Ranked
+from assay.answers.typed import typed_span
+from assay.store.claims import ClaimRecord
+
+
+def _ranked(*texts: str) -> list[Ranked]:
+    claims = [
+        ClaimRecord.model_construct(id=f"c{n}", text=t, evidence=[], status="weak")
+        for n, t in enumerate(texts)
+    ]
+    return [Ranked(c, 1.0 - n / 10, (c.id,)) for n, c in enumerate(claims)]
+
+
+@pytest.mark.parametrize(
+    ("question", "attribute"),
+    [
+        ("What is Marta Kowalczyk's occupation?", "occupation"),
+        ("What was the genre of The Lanterns?", "genre"),
+        ("In what city was Marta Kowalczyk born?", "city"),
+        ("Which country is Lake Orvan in?", "country"),
+        ("Who founded the Orvan Trust?", ""),
+        ("When was the Orvan Trust founded?", ""),
+    ],
+)
+def test_the_question_names_the_kind_it_asks_for(question: str, attribute: str) -> None:
+    assert shape_of(question).attribute == attribute
+
+
+@pytest.mark.parametrize(
+    ("question", "claims", "answer"),
+    [
+        (
+            "What is Marta Kowalczyk's occupation?",
+            ["Marta Kowalczyk (born 3 May 1971) is a Polish sculptor and painter."],
+            "sculptor and painter",
+        ),
+        (
+            "What is the nationality of Marta Kowalczyk?",
+            ["Marta Kowalczyk (born 3 May 1971) is a Polish sculptor and painter."],
+            "Polish",
+        ),
+        (
+            "In what city was Tomasz Wrona born?",
+            ["Tomasz Wrona was born in Wrocław, Poland, and trained as a chemist."],
+            "Wrocław",
+        ),
+        (
+            "What is Tomasz Wrona's occupation?",
+            [
+                "Tomasz Wrona was born in Wrocław, Poland.",  # nothing of the kind here
+                "Wrona worked as a chemist for twenty years.",
+            ],
+            "chemist",
+        ),
+    ],
+)
+def test_the_answer_is_the_span_of_the_asked_kind(
+    question: str, claims: list[str], answer: str
+) -> None:
+    span = typed_span(question, shape_of(question), _ranked(*claims))
+    assert span is not None and span.text == answer
+
+
+def test_no_span_of_the_kind_is_no_answer() -> None:
+    question = "What is Tomasz Wrona's occupation?"
+    assert typed_span(question, shape_of(question), _ranked("Wrona lived in Gdańsk.")) is None

@@ -1,0 +1,59 @@
+"""The reading layer: relevance by meaning, and kinds of answer by meaning."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+from assay.reading.kinds import kind_margins
+from assay.reading.relevance import fitted_model, relevance
+from assay.text import content_words
+
+
+def test_a_definition_speaks_to_an_attribute_question_it_shares_no_word_with() -> None:
+    question = "What is Idris Okonkwo-Baines's occupation?"
+    own = relevance(
+        question,
+        "Idris Okonkwo-Baines (born 1962) is a Nigerian-born British actor and director.",
+        title="Idris Okonkwo-Baines",
+    )
+    elsewhere = relevance(
+        question,
+        "A hairdresser is a person whose occupation is to cut or style hair.",
+        title="Hairdresser",
+    )
+    assert own.relevant and not elsewhere.relevant
+    assert own.method == fitted_model().method == "meaning-v1"
+
+
+def test_a_sentence_about_something_else_is_off_topic() -> None:
+    found = relevance(
+        "When was the Halden ferry line opened?",
+        "The honey bee is a eusocial flying insect.",
+        title="Honey bee",
+    )
+    assert not found.relevant and found.score < fitted_model().threshold
+
+
+def test_the_fitted_weights_name_their_split_and_commit() -> None:
+    data = json.loads(resources.files("assay.reading").joinpath("data/relevance.json").read_text())
+    assert data["fitted_on"]["split"].startswith("tune halves")
+    assert data["fitted_on"]["commit"]
+    assert data["fitted_on"]["script"] == "benchmarks/fit_relevance.py"
+    assert len(data["weights"]) == len(data["features"])
+
+
+def test_a_possessive_is_its_noun() -> None:
+    assert content_words("Okonkwo's") == content_words("Okonkwo")
+
+
+def test_an_occupation_is_not_a_nationality() -> None:
+    margins = kind_margins("occupation", ["sculptor", "Polish", "1971"])
+    assert margins[0] > 0 > max(margins[1:])
+    nationality = kind_margins("nationality", ["sculptor", "Polish"])
+    assert nationality[1] > 0 > nationality[0]
+
+
+def test_a_city_is_not_a_country() -> None:
+    margins = kind_margins("city", ["Wrocław", "Poland"])
+    assert margins[0] > 0 > margins[1]
