@@ -12,6 +12,16 @@ established in 1991") and from the years that qualify a noun ("the 2012 outbreak
 slot is a value with the relation word in front of it ("born … 1970", "located in
 Berlin", "founded by Ada"). The reading is deliberately strict: a pair it cannot place
 under one subject and one attribute is not a conflict.
+
+A statement that opens with a name is about that name (its head): pages written from one
+template ("Tessel is a village in the Brenna range", "The Zorbel Z 32 was a ferry built
+in Norway") share every other name and slot, and only the head tells them apart. Two
+statements whose heads differ, neither naming the other's, are about different subjects
+whatever else they share. A lone capitalised word opening a sentence counts as a head
+only when the page title or the statement itself names it again ("Engineers finished the
+bridge" is about no "Engineers"); otherwise it is a guess, which sets the statement apart
+from another's head only when neither the statement nor its page title names that head. A
+pronoun opening a statement ("It was founded in 1991") takes the head of the page title.
 """
 
 from __future__ import annotations
@@ -34,6 +44,8 @@ MONTHS = word_set(
 _TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*|[^\w\s]")
 _PLACE_WORDS = word_set("in at near")
 _NAME_WORDS = word_set("by named called")
+_DETERMINERS = word_set("the a an")
+_PRONOUNS = word_set("it its he his she her they their")
 _RELATION_SPAN = 4
 """How far before a value its relation word is looked for ("born on 30 July 1970")."""
 _SYNONYMS = {
@@ -69,6 +81,14 @@ class Reading:
     years: frozenset[str]
     slots: tuple[Slot, ...]
     words: frozenset[str]
+    head: tuple[str, ...] = ()
+    """The name the statement opens with (or, opening with a pronoun, the title's); ()
+    when it opens with neither."""
+    mentions: tuple[tuple[str, ...], ...] = ()
+    """Every name the statement itself gives (its head, names, places): not the title's."""
+    guess: tuple[str, ...] = ()
+    """A lone capitalised word opening the statement that nothing confirms as a name
+    ("Tessel is a village", but also "Engineers finished the bridge")."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +131,9 @@ def _relation(before: list[str]) -> frozenset[str]:
 def read(text: str, context: str = "") -> Reading:
     """The subject and the slots of ``text``; ``context`` (a page title) adds subject names."""
     found = tokens(text)
+    # The first word is capitalised as every sentence's is: as a relation word it is read
+    # in lower case ("Founded in 1770 by …" fills the founding date).
+    opening = [t.lower() for t in found[:1]] + found[1:]
     names: list[tuple[str, ...]] = []
     years: set[str] = set()
     slots: list[Slot] = []
@@ -119,7 +142,7 @@ def read(text: str, context: str = "") -> Reading:
     while index < len(found):
         token = found[index]
         previous = found[index - 1] if index else ""
-        before = [t for t in found[max(0, index - 8) : index] if t.isalpha()]
+        before = [t for t in opening[max(0, index - 8) : index] if t.isalpha()]
         if previous.lower() in _PLACE_WORDS | _NAME_WORDS and _capitalised(token, index, ""):
             end = _span_end(found, index)
             kind: SlotKind = "place" if previous.lower() in _PLACE_WORDS else "name"
@@ -137,6 +160,12 @@ def read(text: str, context: str = "") -> Reading:
     for start, end in _name_spans(found):
         if not slot_spans & set(range(start, end)):
             names.append(tuple(t.lower() for t in found[start:end]))
+    head, guess = _head(found, context)
+    if head and head not in names:
+        names.insert(0, head)
+    mentions = tuple(names) + tuple(
+        tuple(s.value.lower().split()) for s in slots if s.kind in ("place", "name")
+    )
     if context:
         context_reading = read(context)
         names += [n for n in context_reading.names if n not in names]
@@ -146,14 +175,50 @@ def read(text: str, context: str = "") -> Reading:
         }
     slots += _number_slots(text)
     words = frozenset(relation_word(t) for t in found if is_content(t.lower()) and t.isalpha())
-    return Reading(tuple(names), frozenset(years), tuple(slots), words)
+    return Reading(tuple(names), frozenset(years), tuple(slots), words, head, mentions, guess)
+
+
+def _head(found: list[str], context: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The name ``found`` opens with (after "The"), or the title's when it opens with a
+    pronoun; and, when that name is a lone first word neither the title nor a later word
+    of the statement gives again, that word as a guess instead."""
+    start = 1 if found[:1] and found[0].lower() in _DETERMINERS else 0
+    if start >= len(found):
+        return (), ()
+    token = found[start]
+    if start == 0 and token.lower() in _PRONOUNS:
+        return _title_head(context), ()
+    if not token.isalpha() or not _capitalised(token, start, found[start - 1] if start else ""):
+        return (), ()
+    end = _span_end(found, start)
+    name = tuple(t.lower() for t in found[start:end])
+    repeated = token in found[end:] or token.lower() in {t.lower() for t in tokens(context)}
+    if start == 0 and all(t.isdigit() for t in found[1:end]) and not repeated:
+        return (), name
+    return name, ()
+
+
+def _title_head(title: str) -> tuple[str, ...]:
+    """A page title's first name ("Tessel, Brenna" → tessel; "Alan Smith (composer)" → alan
+    smith): in a title the opening word is a name too."""
+    found = tokens(title)
+    for index, token in enumerate(found):
+        if token.isalpha() and token[:1].isupper() and token.lower() not in STOP_WORDS | MONTHS:
+            return tuple(t.lower() for t in found[index : _span_end(found, index)])
+    return ()
 
 
 def _span_end(found: list[str], start: int) -> int:
+    """Where the name starting at ``start`` ends: over capitalised words, "of", "de",
+    "von", and a number that is not a year ("Zorbel Z 32")."""
     end = start + 1
-    while end < len(found) and (found[end][:1].isupper() or found[end] in ("of", "de", "von")):
+    while end < len(found) and (
+        found[end][:1].isupper()
+        or found[end] in ("of", "de", "von")
+        or (found[end].isdigit() and not _is_year(found[end]))
+    ):
         end += 1
-    while end > start + 1 and not found[end - 1][:1].isupper():
+    while end > start + 1 and found[end - 1] in ("of", "de", "von"):
         end -= 1
     return end
 
@@ -164,8 +229,10 @@ def _name_spans(found: list[str]) -> Iterable[tuple[int, int]]:
         previous = found[index - 1] if index else ""
         if _capitalised(found[index], index, previous) and found[index].isalpha():
             end = _span_end(found, index)
-            # A lone capitalised word opening a sentence is usually just capitalised.
-            if end - index > 1 or not (index == 0 or previous in '.!?:;"“('):
+            # A lone capitalised word opening a sentence is usually just capitalised (a
+            # number after it, "Page 1", does not make it a name).
+            lone = all(t.isdigit() for t in found[index + 1 : end])
+            if not lone or not (index == 0 or previous in '.!?:;"“('):
                 yield index, end
             index = end
         else:
@@ -203,10 +270,30 @@ def shared_names(a: Reading, b: Reading) -> bool:
     return any(_name_match(x, y) for x in a.names for y in b.names)
 
 
+def _names_one_of(name: tuple[str, ...], names: Iterable[tuple[str, ...]]) -> bool:
+    return any(_name_match(name, other) for other in names)
+
+
+def _heads_apart(a: Reading, b: Reading) -> bool:
+    """``a`` opens with a name, ``b`` with another, and neither statement names the other's
+    (``b``'s opening word only guessed at: nor does ``b``'s page title name ``a``'s)."""
+    if not a.head:
+        return False
+    if b.head:
+        return not (_names_one_of(a.head, b.mentions) or _names_one_of(b.head, a.mentions))
+    if b.guess:
+        named_in_b = (*b.mentions, *b.names)
+        return not (_names_one_of(a.head, named_in_b) or _names_one_of(b.guess, a.mentions))
+    return False
+
+
 def different_subjects(a: Reading, b: Reading) -> bool:
-    """Clearly about different things: both name something and share no name, or each
-    is qualified by years and the years differ (different events)."""
+    """Clearly about different things: each is qualified by years and the years differ
+    (different events), or each opens with its own name (``_heads_apart``), or both name
+    something and share no name."""
     if a.years and b.years and not a.years & b.years:
+        return True
+    if _heads_apart(a, b) or _heads_apart(b, a):
         return True
     return bool(a.names and b.names) and not shared_names(a, b)
 
@@ -253,10 +340,14 @@ def _agrees(x: Slot, y: Slot) -> bool:
     return x.kind == y.kind and x.value.lower() == y.value.lower()
 
 
-def conflict(a: str, b: str, *, context_a: str = "", context_b: str = "") -> Conflict | None:
-    """The first attribute two statements fill incompatibly, if they share a subject."""
-    left, right = read(a, context_a), read(b, context_b)
+def reading_conflict(left: Reading, right: Reading) -> Conflict | None:
+    """The first attribute two readings fill incompatibly, if they share a subject."""
     if not same_subject(left, right):
         return None
     found = slot_conflicts(left, right)
     return found[0] if found else None
+
+
+def conflict(a: str, b: str, *, context_a: str = "", context_b: str = "") -> Conflict | None:
+    """The first attribute two statements fill incompatibly, if they share a subject."""
+    return reading_conflict(read(a, context_a), read(b, context_b))

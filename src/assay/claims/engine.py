@@ -6,8 +6,9 @@ each verdict's quote is located in the snapshot (a quote that is not there earns
 nothing); the mechanical checks run on the resulting evidence; sources are grouped into
 independent origins; and the status follows from all of that (``status.decide_status``).
 Corroborating sources (``claims.corroborate``) are judged the same way and attached only
-when their verdict stands; a refutation, or a corroborator's support, about another subject
-(``claims.conflict``) counts for nothing, and a "support" that gives another value for the
+when their verdict stands; a quote about another subject (``claims.conflict``: a page of
+the same template about a neighbouring place or a sibling model) neither supports nor
+refutes, whether the claim cites its page or not, and a "support" that gives another value for the
 claim's date, place, number or name is no support, nor is a quote that lacks one of the
 claim's numbers or names (``mechanical.key_facts_missing``). A judge's REFUTES stands only on a
 disagreement code can see (``claims.disagreement``: a negation or antonym, another number,
@@ -151,7 +152,7 @@ class VerificationEngine:
         judged = set(own) & set(sources.texts)
         evidence = [e for e in claim.evidence if e.source_id not in judged]
         read_from = {e.source_id for e in claim.evidence if e.stance == "supports"}
-        subject = conflict.read(claim.text, _extracted_from(claim, sources))
+        subject = conflict.read(claim.text, extracted_from(claim, sources.records))
         unsure = False
         for source_id in [*own, *candidates]:
             found, doubtful = await self._judge_source(
@@ -159,7 +160,6 @@ class VerificationEngine:
                 subject,
                 source_id,
                 sources,
-                corroborating=source_id not in own,
                 read_from=read_from,
             )
             unsure = unsure or doubtful
@@ -184,7 +184,6 @@ class VerificationEngine:
         source_id: str,
         sources: RunSources,
         *,
-        corroborating: bool,
         read_from: Collection[str],
     ) -> tuple[Evidence | None, bool]:
         """The first located verdict of one source (or None), and whether the judge was
@@ -239,9 +238,11 @@ class VerificationEngine:
                 # (the local 1.5B model did exactly that): the judge is confused.
                 located = None
                 unsure = True
-            elif not _same_subject_or_unsure(verdict, subject, title, corroborating=corroborating):
+            elif conflict.different_subjects(subject, conflict.read(verdict.quote, title)):
                 # "484 people were killed" in an 1896 outbreak neither refutes nor
-                # corroborates "15 people died" in the 2012 one: another subject.
+                # corroborates "15 people died" in the 2012 one, nor does one village's
+                # page, written from the same template, support what its neighbour's
+                # says, even on a page the claim cites: another subject.
                 located = None
             elif verdict.label == "REFUTES" and not disagreement(claim, verdict.quote):
                 # A refutation code cannot see (no negation, antonym, other number or
@@ -250,7 +251,7 @@ class VerificationEngine:
                 located = None
                 unsure = True
             elif verdict.label == "REFUTES" and not await self._compared_same(
-                claim, verdict.quote, _extracted_from(record_of_claim, sources), title
+                claim, verdict.quote, extracted_from(record_of_claim, sources.records), title
             ):
                 located = None
                 unsure = True
@@ -326,16 +327,6 @@ def checks_json(
     return recorded
 
 
-def _same_subject_or_unsure(
-    verdict: Verdict, subject: conflict.Reading, title: str, *, corroborating: bool
-) -> bool:
-    """Whether a refutation, or a corroborating source's support, is about the claim's
-    subject (or cannot be told apart from it): a different subject counts for nothing."""
-    if verdict.label != "REFUTES" and not corroborating:
-        return True
-    return not conflict.different_subjects(subject, conflict.read(verdict.quote, title))
-
-
 def _quoted_verbatim(record: ClaimRecord, claim: str, source_id: str, text: str) -> Evidence | None:
     """The claim's own quote from ``source_id`` when the claim is that quote word for word
     and the quote stands at its offsets: the page states the claim by identity, a check
@@ -354,11 +345,11 @@ def _quoted_verbatim(record: ClaimRecord, claim: str, source_id: str, text: str)
     return None
 
 
-def _extracted_from(claim: ClaimRecord, sources: RunSources) -> str:
+def extracted_from(claim: ClaimRecord, records: Mapping[str, SourceRecord]) -> str:
     """The title of the page the claim was extracted from (its first quoted source): it
     names the subject a claim like "It was established in 1991" speaks of."""
     for item in claim.evidence:
-        record = sources.records.get(item.source_id)
+        record = records.get(item.source_id)
         if record is not None:
             return record.title or ""
     return ""

@@ -2,24 +2,27 @@
 
 Only relevant facts reach the findings (an off-topic fact stays in the ledger and the
 run's findings records, never in the report's findings, key findings or summary). Facts
-that overlap (most content words shared both ways) or that give one subject's attribute
-different values (``claims.conflict``) are merged into one entry that says whether their
-sources agree or conflict. A fact is a **[FACT]** with [N] citations
-and its claim marker; a theme's **[SYNTHESIS]** line is the engine's own analysis and cites
-nothing. Independence is the verification engine's: two sources of one origin count once.
-A fact with ≥ 2 independent supporting origins is high confidence; any other carries
-``[unverified — single source]``. A conflict shows both sides with their sources.
+about one subject that overlap (most content words shared both ways) or that give one
+subject's attribute different values (``claims.conflict``, each fact read with the title
+of the page it came from) are merged into one entry that says whether their sources agree
+or conflict; facts about different subjects are never merged, however many words they
+share (two villages "in the Orsa highlands" are two facts). A fact is a **[FACT]** with
+[N] citations and its claim marker; a theme's **[SYNTHESIS]** line is the engine's own
+analysis and cites nothing. Independence is the verification engine's: two sources of one
+origin count once. A fact with ≥ 2 independent supporting origins is high confidence; any
+other carries ``[unverified — single source]``. A conflict shows both sides with their
+sources.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import get_args
 
-from assay.claims.conflict import conflict
-from assay.claims.engine import RunSources
+from assay.claims.conflict import Reading, different_subjects, read, reading_conflict
+from assay.claims.engine import RunSources, extracted_from
 from assay.claims.relevance import coverage
 from assay.protocols.deep.findings import Findings
 from assay.report.markers import claim_marker, neutralize
@@ -43,6 +46,7 @@ class Group:
     claims: list[ClaimRecord]
     supporting: list[str] = field(default_factory=list)
     refuting: list[tuple[str, str]] = field(default_factory=list)  # (source id, quote)
+    readings: list[Reading] = field(default_factory=list)  # each claim's, with its page title
 
     @property
     def lead(self) -> ClaimRecord:
@@ -54,26 +58,36 @@ class Group:
         subject's attribute different values (``claims.conflict``; different subjects,
         such as two events, never conflict)."""
         contradicted = any(c.status == "contradicted" for c in self.claims)
-        return contradicted or bool(self.refuting) or _disagree(self.claims)
+        return contradicted or bool(self.refuting) or _disagree(self.readings)
 
 
-def _disagree(claims: Sequence[ClaimRecord]) -> bool:
+def _disagree(readings: Sequence[Reading]) -> bool:
     return any(
-        conflict(a.text, b.text) is not None for i, a in enumerate(claims) for b in claims[i + 1 :]
+        reading_conflict(a, b) is not None
+        for i, a in enumerate(readings)
+        for b in readings[i + 1 :]
     )
 
 
-def group_facts(claims: Sequence[ClaimRecord]) -> list[Group]:
+def group_facts(
+    claims: Sequence[ClaimRecord], titles: Mapping[str, str] | None = None
+) -> list[Group]:
+    """Merge the facts about one subject that overlap or conflict; ``titles`` gives the title
+    of the page each claim (by id) was read from, which names the subject of "It was …"."""
     groups: list[Group] = []
     for claim in claims:
+        reading = read(claim.text, (titles or {}).get(claim.id, ""))
         for group in groups:
             lead = group.lead.text
+            if different_subjects(group.readings[0], reading):
+                continue
             both = min(coverage(lead, claim.text), coverage(claim.text, lead))
-            if both >= OVERLAP or conflict(lead, claim.text) is not None:
+            if both >= OVERLAP or reading_conflict(group.readings[0], reading) is not None:
                 group.claims.append(claim)
+                group.readings.append(reading)
                 break
         else:
-            groups.append(Group([claim]))
+            groups.append(Group([claim], readings=[reading]))
     for group in groups:
         for claim in group.claims:
             for item in claim.evidence:
@@ -166,7 +180,8 @@ def synthesize(run: Run, all_findings: Sequence[Findings]) -> Synthesis:
     lines: list[str] = []
     everything: list[tuple[Group, str, bool]] = []
     for question in dict.fromkeys(q for q, _ in chosen):
-        groups = group_facts([c for q, c in chosen if q == question])
+        facts = [c for q, c in chosen if q == question]
+        groups = group_facts(facts, {c.id: extracted_from(c, sources.records) for c in facts})
         ranked = sorted(groups, key=lambda g: (_RANK[g.lead.status], -len(g.supporting)))
         entries = [(g, *_entry(g, cites, sources)) for g in ranked]
         everything += entries

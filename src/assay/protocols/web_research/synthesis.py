@@ -8,7 +8,9 @@ findings of several sources share, the topic's own words left out).
 
 Conflicts are the claims the verification engine found contradicted, and pairs of claims
 from different sources that say nearly the same thing with different numbers or opposite
-negation. Confidence follows from the verification statuses alone (``confidence``).
+negation, about one subject (``claims.conflict``, each claim read with the title of its
+page: two aircraft of one series, or two bands of one city, share all but their names).
+Confidence follows from the verification statuses alone (``confidence``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.answers import Answer
 from assay.budget import Budget
+from assay.claims.conflict import different_subjects, read
+from assay.claims.engine import extracted_from
 from assay.claims.normalize import numbers_in
 from assay.models import Model, typed_call
 from assay.models.usage import UsageMeter
@@ -238,9 +242,15 @@ def _refuted(synthesis: Synthesis, claim: ClaimRecord) -> str:
     return f"{claim.id} is supported by {supported} and refuted by {', '.join(sides['refutes'])}"
 
 
-def _pair_detail(first: ClaimRecord, second: ClaimRecord) -> str | None:
+def _pair_detail(synthesis: Synthesis, first: ClaimRecord, second: ClaimRecord) -> str | None:
     a, b = set(content_words(first.text)), set(content_words(second.text))
     if len(a & b) < 3 or 2 * len(a & b) < len(a | b):
+        return None
+    records = {f.record.id: f.record for f in synthesis.findings}
+    if different_subjects(
+        read(first.text, extracted_from(first, records)),
+        read(second.text, extracted_from(second, records)),
+    ):
         return None
     numbers_a, numbers_b = numbers_in(first.text), numbers_in(second.text)
     if numbers_a and numbers_b and numbers_a != numbers_b:
@@ -264,7 +274,7 @@ def find_conflicts(synthesis: Synthesis) -> list[Conflict]:
             continue
         if set(synthesis.urls_of(first.id)) == set(synthesis.urls_of(second.id)):
             continue
-        detail = _pair_detail(first, second)
+        detail = _pair_detail(synthesis, first, second)
         if detail is not None:
             paired.update((first.id, second.id))
             refuted = [
