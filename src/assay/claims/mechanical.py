@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from assay.claims.names import names_in
 from assay.claims.normalize import normalize_text, numbers_in
+from assay.reading.names import names_in
 from assay.store.claims import ClaimRecord, Evidence
 from assay.store.sources import SourceRecord, text_sha256
 from assay.text import content_words
