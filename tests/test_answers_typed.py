@@ -42,6 +42,11 @@ def test_the_question_names_the_kind_it_asks_for(question: str, attribute: str) 
             "sculptor and painter",
         ),
         (
+            "What was Jan Wrona's occupation?",
+            ["Jan Wrona (1801–1870) was a Polish lawyer, journalist and teacher."],
+            "lawyer, journalist and teacher",
+        ),
+        (
             "What is the nationality of Marta Kowalczyk?",
             ["Marta Kowalczyk (born 3 May 1971) is a Polish sculptor and painter."],
             "Polish",

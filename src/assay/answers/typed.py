@@ -95,7 +95,8 @@ def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> str:
                 continue
             grown = True
             break
-    return " and ".join(c.text for c in chosen)
+    words = [c.text for c in chosen]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _overlaps(a: _Candidate, b: _Candidate) -> bool:
