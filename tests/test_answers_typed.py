@@ -43,8 +43,8 @@ def test_the_question_names_the_kind_it_asks_for(question: str, attribute: str) 
         ),
         (
             "What was Jan Wrona's occupation?",
-            ["Jan Wrona (1801–1870) was a Polish lawyer, journalist and teacher."],
-            "lawyer, journalist and teacher",
+            ["Jan Wrona (1801–1870) was a Polish surgeon, photographer and carpenter."],
+            "surgeon, photographer and carpenter",
         ),
         (
             "What is the nationality of Marta Kowalczyk?",
