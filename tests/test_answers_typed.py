@@ -73,6 +73,20 @@ def test_the_answer_is_the_span_of_the_asked_kind(
     assert span is not None and span.text == answer
 
 
+@pytest.mark.parametrize(
+    "claims",
+    [
+        ["Kraków is the second-largest city in Poland.", "Born in Gniezno, he trained in Kraków."],
+        ["Tomasz Wrona (born 5 April 1958, Gniezno) is a Polish chemist."],
+    ],
+)
+def test_a_place_named_right_after_what_is_asked_is_the_answer(claims: list[str]) -> None:
+    # a little-known town's name alone does not embed as a city; the sentence says it is
+    question = "In what city was Tomasz Wrona born?"
+    span = typed_span(question, shape_of(question), _ranked(*claims))
+    assert span is not None and span.text == "Gniezno"
+
+
 def test_no_span_of_the_kind_is_no_answer() -> None:
     question = "What is Tomasz Wrona's occupation?"
     assert typed_span(question, shape_of(question), _ranked("Wrona lived in Gdańsk.")) is None

@@ -25,6 +25,9 @@ from assay.text import STOP_WORDS, content_words
 
 CLAIMS = 6
 """How many of the best ranked claims are read for a candidate (as spans.py reads)."""
+CUE_WORDS = 4
+"""A place is cued when the question's word stands this few words before it ("born in
+July 1960 in Dharan" is not; "born 5 April 1958, Birkenhead" is: digits are no words)."""
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _JOINED = re.compile(r"(?:, | and | or |, and |, or )")
 
@@ -37,8 +40,17 @@ class _Candidate:
 
 
 def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
-    """The span of the asked kind from the best ranked claim that has one, or ``None``."""
+    """The span of the asked kind from the best ranked claim that has one, or ``None``.
+
+    For a place, a name the claim gives right after what the question asks of it ("born
+    in Brisbane", "born Dresden, East Germany", "born 5 April 1958, Birkenhead") comes
+    first: the sentence says it is that place, which an embedding of a little-known town's
+    name alone cannot tell."""
     asked = set(content_words(question))
+    if shape.kind == "where":
+        cued = _cued_place(question, shape, ranked[:CLAIMS], asked)
+        if cued is not None:
+            return cued
     for item in ranked[:CLAIMS]:
         text = item.claim.text
         found = [c for c in _candidates(shape, text) if not echoes(c.text, asked)]
@@ -51,6 +63,22 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
         best = max((c for _, c in fitting if c.start <= best.start and best.end <= c.end),
                    key=lambda c: c.end - c.start)  # fmt: skip
         return Span(_with_kin(text, best, [c for _, c in fitting]), item.basis)
+    return None
+
+
+def _cued_place(
+    question: str, shape: Shape, ranked: Sequence[Ranked], asked: set[str]
+) -> Span | None:
+    named = {w for n in names_in(question, skip_first=True) for w in content_words(n)}
+    cues = asked - named - set(content_words(shape.attribute))
+    if not cues:
+        return None
+    for item in ranked:
+        text = item.claim.text
+        for candidate in _candidates(shape, text):
+            before = [m.group() for m in _WORD.finditer(text[: candidate.start])][-CUE_WORDS:]
+            if not echoes(candidate.text, asked) and cues & set(content_words(" ".join(before))):
+                return Span(candidate.text, item.basis)
     return None
 
 
