@@ -9,6 +9,13 @@ its numbers, stand in one place of the evidence with the same polarity; anything
 NOT_ENOUGH_INFO. A wrong SUPPORTS would turn into a "verified" nobody should trust; a
 missed one only leaves a claim for review.
 
+With embeddings, SUPPORTS is decided by a logistic model over the reading's ``features``
+(coverage, cosine, density, number and polarity signals), fitted on climate-fever's tune
+half by ``benchmarks/fit_judge.py`` and stored in ``data/judge.json`` (``fitted.py``); a
+question, cancelling polarity, a missing claim number or a visible disagreement still
+blocks it. REFUTES stands only on a disagreement code can see (``claims.disagreement``)
+and, while the data file holds no REFUTES model, on the hand-set coverage bar.
+
 The quote is always a slice of the evidence (``evidence[start:end]``), so it is verbatim by
 construction; sentences that address an AI agent are never read (page text is data).
 """
