@@ -38,7 +38,7 @@ from numpy.typing import NDArray
 from assay.claims.judge import Verdict
 from assay.engines.extractive import ExtractiveJudge
 from assay.engines.extractive.fitted import FEATURES, JudgeModel, Logistic, fitted_judge_model
-from assay.engines.extractive.judge import Reading, features, visibly_refuting
+from assay.engines.extractive.judge import Reading, Similarity, features, visibly_refuting
 from assay.reading.embed import default_embedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,8 +100,15 @@ class Half:
         return np.array([float(p.label == label) for p in self.pairs])
 
 
-def read_half(judge: ExtractiveJudge, found: list[Pair]) -> Half:
-    readings = [judge.read(p.claim, p.evidence) for p in found]
+def read_half(similarity: Similarity, found: list[Pair]) -> Half:
+    """Each pair read as the fitted product reads it (a sentence pair's cosine included:
+    the reading depends on there being a model, not on its weights), and labelled by the
+    hand-set judge."""
+    reader, judge = (
+        ExtractiveJudge(similarity=similarity),
+        ExtractiveJudge(similarity=similarity, model=None),
+    )
+    readings = [reader.read(p.claim, p.evidence) for p in found]
     zero = [0.0] * len(FEATURES)
     x = np.array([features(r) if r else zero for r in readings])
     refuting = np.array([bool(r and visibly_refuting(r)) for r in readings])
@@ -214,8 +221,8 @@ def main() -> None:
         help="store the REFUTES model too (by default REFUTES keeps the hand-set rule)",
     )  # fmt: skip
     args = parser.parse_args()
-    judge = ExtractiveJudge(similarity=default_embedder(), model=None)
-    halves = {half: read_half(judge, pairs(args.data, half)) for half in ("tune", "held")}
+    embedder = default_embedder()
+    halves = {half: read_half(embedder, pairs(args.data, half)) for half in ("tune", "held")}
     if args.report:
         report(halves, {"stored": fitted_judge_model()})
         return

@@ -106,3 +106,16 @@ def test_the_fit_reads_only_the_tune_half(tmp_path: Path) -> None:
     assert [p.claim for p in script.pairs(path, "tune")] == ["claim 0", "claim 1", "claim 2"]
     assert [p.claim for p in script.pairs(path, "held")] == ["claim 3", "claim 4"]
     assert script.tune_size(769) == 385  # benchmarks/README.md: lines 0-384
+
+
+def test_a_pair_of_sentences_is_read_with_its_cosine_too() -> None:
+    """A claim whose words span a title and its first sentence is read as the pair; the
+    fitted model weighs the pair's cosine (it once saw 0 there and refused the support)."""
+    claim = "Halvorsen Lighthouse: history\n\nConstruction of the lighthouse ended in 1874."
+    evidence = (
+        "Halvorsen Lighthouse: history\n\nConstruction of the lighthouse ended in 1874. "
+        "Its tower is 41 metres tall."
+    )
+    verdict = ExtractiveJudge(similarity=Fixed(0.95)).decide(claim, evidence)
+    assert verdict.label == "SUPPORTS" and verdict.confident, verdict.rationale
+    assert "similarity 0.95" in verdict.rationale

@@ -186,6 +186,11 @@ class ExtractiveJudge:
         pair_cover, i = max(pairs, key=lambda p: (p[0], -p[1]), default=(0.0, 0))
         if pair_cover >= best.coverage + self.thresholds.pair_gain:
             best = _read(claim, stems, evidence, sentences[i].start, sentences[i + 1].end)
+            if self._similarity is not None and self.model is not None:
+                # the fitted model weighs the cosine of the passage it reads; the hand-set
+                # thresholds read a pair lexically, as they were tuned
+                score = self._similarity.similarity(claim, [evidence[best.start : best.end]])
+                best = _with_similarity(best, score[0])
         return best
 
     def _label(self, best: Reading, evidence: str) -> Verdict:
