@@ -105,7 +105,7 @@ def read_half(similarity: Similarity, found: list[Pair]) -> Half:
     the reading depends on there being a model, not on its weights), and labelled by the
     hand-set judge."""
     reader, judge = (
-        ExtractiveJudge(similarity=similarity),
+        ExtractiveJudge(similarity=similarity, model="fitted"),
         ExtractiveJudge(similarity=similarity, model=None),
     )
     readings = [reader.read(p.claim, p.evidence) for p in found]

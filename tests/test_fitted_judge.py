@@ -11,8 +11,12 @@ from importlib import resources
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from assay.engines.extractive import ExtractiveJudge
 from assay.engines.extractive.fitted import FEATURES, fitted_judge_model, parse
+from assay.engines.extractive.judge import DECISION_VARIABLE
+from assay.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,11 +41,22 @@ CLAIM = "Glaciers in the Alps lost mass quickly during summer heatwaves."
 EVIDENCE = "Alpine glaciers shrank fast in the hot summers."
 
 
-def test_the_judge_reading_with_embeddings_decides_with_the_stored_model() -> None:
+def test_the_setting_chooses_the_stored_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(DECISION_VARIABLE, raising=False)
+    assert ExtractiveJudge(similarity=Fixed(0.95)).model is None  # hand-set by default
+    monkeypatch.setenv(DECISION_VARIABLE, "fitted")
     judge = ExtractiveJudge(similarity=Fixed(0.95))
     assert judge.model is fitted_judge_model()
     assert judge.model == parse(stored())
     assert ExtractiveJudge(similarity=None).model is None  # the model weighs the cosine
+    monkeypatch.setenv(DECISION_VARIABLE, "hand-set")
+    assert ExtractiveJudge(similarity=Fixed(0.95)).model is None
+
+
+def test_a_bad_setting_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(DECISION_VARIABLE, "learned")
+    with pytest.raises(ConfigError, match="ASSAY_JUDGE_DECISION must be one of"):
+        ExtractiveJudge(similarity=Fixed(0.95))
 
 
 def test_the_stored_threshold_decides() -> None:
@@ -65,7 +80,7 @@ def test_the_data_file_names_its_split_commit_and_features() -> None:
 
 
 def test_a_refutation_still_needs_a_disagreement_code_can_see() -> None:
-    judge = ExtractiveJudge(similarity=Fixed(0.95))
+    judge = ExtractiveJudge(similarity=Fixed(0.95), model="fitted")
     negated = judge.decide(
         "Polar bear populations are declining.", "Polar bear populations are not declining."
     )
@@ -78,7 +93,7 @@ def test_a_refutation_still_needs_a_disagreement_code_can_see() -> None:
 
 
 def test_a_missing_claim_number_blocks_support_however_close_the_meaning() -> None:
-    verdict = ExtractiveJudge(similarity=Fixed(0.99)).decide(
+    verdict = ExtractiveJudge(similarity=Fixed(0.99), model="fitted").decide(
         "Global temperatures rose 1.1 degrees Celsius since 1900.",
         "Since 1900, global temperatures have risen, according to NASA.",
     )
@@ -116,6 +131,6 @@ def test_a_pair_of_sentences_is_read_with_its_cosine_too() -> None:
         "Halvorsen Lighthouse: history\n\nConstruction of the lighthouse ended in 1874. "
         "Its tower is 41 metres tall."
     )
-    verdict = ExtractiveJudge(similarity=Fixed(0.95)).decide(claim, evidence)
+    verdict = ExtractiveJudge(similarity=Fixed(0.95), model="fitted").decide(claim, evidence)
     assert verdict.label == "SUPPORTS" and verdict.confident, verdict.rationale
     assert "similarity 0.95" in verdict.rationale

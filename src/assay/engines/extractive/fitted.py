@@ -8,6 +8,11 @@ disagreement (a negation, an antonym, another number or another value for the sa
 slot), so a refutation still stands only on a disagreement code can see. Each bar was chosen on the
 tune half to keep precision high: a wrong SUPPORTS becomes a "verified" nobody should
 trust.
+
+The judge uses it only with ``ASSAY_JUDGE_DECISION=fitted``: through the lab (search,
+fetch, verify) it added wrong SUPPORTS and no right ones on both halves, though on the
+pairs it nearly doubled SUPPORTS recall at the same precision (benchmarks/README.md,
+"Fitted judge").
 """
 
 from __future__ import annotations

@@ -9,12 +9,14 @@ its numbers, stand in one place of the evidence with the same polarity; anything
 NOT_ENOUGH_INFO. A wrong SUPPORTS would turn into a "verified" nobody should trust; a
 missed one only leaves a claim for review.
 
-With embeddings, SUPPORTS is decided by a logistic model over the reading's ``features``
-(coverage, cosine, density, number and polarity signals), fitted on climate-fever's tune
-half by ``benchmarks/fit_judge.py`` and stored in ``data/judge.json`` (``fitted.py``); a
-question, cancelling polarity, a missing claim number or a visible disagreement still
-blocks it. REFUTES stands only on a disagreement code can see (``claims.disagreement``)
-and, while the data file holds no REFUTES model, on the hand-set coverage bar.
+With ``ASSAY_JUDGE_DECISION=fitted`` (and embeddings), SUPPORTS is decided instead by a
+logistic model over the reading's ``features`` (coverage, cosine, density, number and
+polarity signals), fitted on climate-fever's tune half by ``benchmarks/fit_judge.py`` and
+stored in ``data/judge.json`` (``fitted.py``); a question, cancelling polarity, a missing
+claim number or a visible disagreement still blocks it, and REFUTES still stands only on
+a disagreement code can see. It is not the default: it doubled pair-level SUPPORTS
+recall on the held-out half, but through the lab it added wrong SUPPORTS and no right
+ones (benchmarks/README.md, "Fitted judge").
 
 The quote is always a slice of the evidence (``evidence[start:end]``), so it is verbatim by
 construction; sentences that address an AI agent are never read (page text is data).
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -32,6 +35,7 @@ from assay.claims.agreement import NumberAgreement, antonym_flips, compare_numbe
 from assay.claims.disagreement import partial, polarity, slot_conflict, stems_of
 from assay.claims.judge import Label, Verdict
 from assay.engines.extractive.fitted import JudgeModel, fitted_judge_model
+from assay.errors import ConfigError
 from assay.reading.embed import default_embedder
 from assay.text import (
     Sentence,
@@ -39,6 +43,21 @@ from assay.text import (
     looks_like_instruction,
     split_sentences,
 )
+
+DECISION_VARIABLE = "ASSAY_JUDGE_DECISION"
+DECISIONS = ("hand-set", "fitted")
+
+
+def decision_setting() -> str:
+    """Which decision the judge uses by default: ``hand-set`` (the thresholds) unless
+    ``ASSAY_JUDGE_DECISION`` says ``fitted``."""
+    value = os.environ.get(DECISION_VARIABLE, "hand-set").strip() or "hand-set"
+    if value not in DECISIONS:
+        raise ConfigError(
+            f"{DECISION_VARIABLE} must be one of {', '.join(DECISIONS)}, not {value!r}"
+        )
+    return value
+
 
 SHORTLIST = 24
 """How many best-covering sentences get a full reading (numbers, polarity, embeddings)."""
@@ -113,7 +132,8 @@ class ExtractiveJudge:
 
     ``model`` decides SUPPORTS and REFUTES from the best reading's ``features``:
     ``"fitted"`` is the model in ``data/judge.json`` (``fitted.py``) when the judge reads
-    with embeddings (the model weighs their cosine), ``None`` the hand-set ``thresholds``.
+    with embeddings (the model weighs their cosine), ``None`` or ``"hand-set"`` the
+    hand-set ``thresholds``, ``"setting"`` whichever ``ASSAY_JUDGE_DECISION`` names.
     """
 
     name = "extractive"
@@ -122,7 +142,7 @@ class ExtractiveJudge:
         self,
         thresholds: Thresholds | None = None,
         similarity: Similarity | Literal["default"] | None = "default",
-        model: JudgeModel | Literal["fitted"] | None = "fitted",
+        model: JudgeModel | Literal["setting", "fitted", "hand-set"] | None = "setting",
     ) -> None:
         self.thresholds = thresholds or Thresholds()
         if similarity == "default":
@@ -130,9 +150,11 @@ class ExtractiveJudge:
             embedder.check()
             similarity = embedder
         self._similarity: Similarity | None = similarity
-        if model == "fitted":
-            model = fitted_judge_model() if similarity is not None else None
-        self.model: JudgeModel | None = model
+        if model == "setting":
+            model = "fitted" if decision_setting() == "fitted" else None
+        if model == "hand-set" or (model == "fitted" and similarity is None):
+            model = None
+        self.model: JudgeModel | None = fitted_judge_model() if model == "fitted" else model
 
     async def judge(self, claim: str, evidence: str) -> Verdict:
         """Lexical judging takes milliseconds and runs inline; with embeddings (which may
