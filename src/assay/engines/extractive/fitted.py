@@ -10,7 +10,7 @@ tune half to keep precision high: a wrong SUPPORTS becomes a "verified" nobody s
 trust.
 
 The judge uses it only with ``ASSAY_JUDGE_DECISION=fitted``: through the lab (search,
-fetch, verify) it added wrong SUPPORTS and no right ones on both halves, though on the
+fetch, verify) it added wrong SUPPORTS and no net right ones on both halves, though on the
 pairs it nearly doubled SUPPORTS recall at the same precision (benchmarks/README.md,
 "Fitted judge").
 """

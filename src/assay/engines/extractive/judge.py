@@ -15,7 +15,7 @@ polarity signals), fitted on climate-fever's tune half by ``benchmarks/fit_judge
 stored in ``data/judge.json`` (``fitted.py``); a question, cancelling polarity, a missing
 claim number or a visible disagreement still blocks it, and REFUTES still stands only on
 a disagreement code can see. It is not the default: it doubled pair-level SUPPORTS
-recall on the held-out half, but through the lab it added wrong SUPPORTS and no right
+recall on the held-out half, but through the lab it added wrong SUPPORTS and no net right
 ones (benchmarks/README.md, "Fitted judge").
 
 The quote is always a slice of the evidence (``evidence[start:end]``), so it is verbatim by
