@@ -9,6 +9,15 @@ its numbers, stand in one place of the evidence with the same polarity; anything
 NOT_ENOUGH_INFO. A wrong SUPPORTS would turn into a "verified" nobody should trust; a
 missed one only leaves a claim for review.
 
+With ``ASSAY_JUDGE_DECISION=fitted`` (and embeddings), SUPPORTS is decided instead by a
+logistic model over the reading's ``features`` (coverage, cosine, density, number and
+polarity signals), fitted on climate-fever's tune half by ``benchmarks/fit_judge.py`` and
+stored in ``data/judge.json`` (``fitted.py``); a question, cancelling polarity, a missing
+claim number or a visible disagreement still blocks it, and REFUTES still stands only on
+a disagreement code can see. It is not the default: it doubled pair-level SUPPORTS
+recall on the held-out half, but through the lab it added wrong SUPPORTS and no net right
+ones (benchmarks/README.md, "Fitted judge").
+
 The quote is always a slice of the evidence (``evidence[start:end]``), so it is verbatim by
 construction; sentences that address an AI agent are never read (page text is data).
 """
@@ -17,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
@@ -24,6 +34,8 @@ from typing import Literal, Protocol
 from assay.claims.agreement import NumberAgreement, antonym_flips, compare_numbers
 from assay.claims.disagreement import partial, polarity, slot_conflict, stems_of
 from assay.claims.judge import Label, Verdict
+from assay.engines.extractive.fitted import JudgeModel, fitted_judge_model
+from assay.errors import ConfigError
 from assay.reading.embed import default_embedder
 from assay.text import (
     Sentence,
@@ -31,6 +43,21 @@ from assay.text import (
     looks_like_instruction,
     split_sentences,
 )
+
+DECISION_VARIABLE = "ASSAY_JUDGE_DECISION"
+DECISIONS = ("hand-set", "fitted")
+
+
+def decision_setting() -> str:
+    """Which decision the judge uses by default: ``hand-set`` (the thresholds) unless
+    ``ASSAY_JUDGE_DECISION`` says ``fitted``."""
+    value = os.environ.get(DECISION_VARIABLE, "hand-set").strip() or "hand-set"
+    if value not in DECISIONS:
+        raise ConfigError(
+            f"{DECISION_VARIABLE} must be one of {', '.join(DECISIONS)}, not {value!r}"
+        )
+    return value
+
 
 SHORTLIST = 24
 """How many best-covering sentences get a full reading (numbers, polarity, embeddings)."""
@@ -64,7 +91,7 @@ class Thresholds:
 
 
 @dataclass(frozen=True)
-class _Reading:
+class Reading:
     """One candidate passage measured against the claim."""
 
     start: int
@@ -102,6 +129,11 @@ class ExtractiveJudge:
     ``similarity`` scores sentences by meaning: ``"default"`` is the process's embedder
     (its files are checked here, so a broken install fails before a run starts, not in
     the middle of one), ``None`` keeps the judge purely lexical.
+
+    ``model`` decides SUPPORTS and REFUTES from the best reading's ``features``:
+    ``"fitted"`` is the model in ``data/judge.json`` (``fitted.py``) when the judge reads
+    with embeddings (the model weighs their cosine), ``None`` or ``"hand-set"`` the
+    hand-set ``thresholds``, ``"setting"`` whichever ``ASSAY_JUDGE_DECISION`` names.
     """
 
     name = "extractive"
@@ -110,6 +142,7 @@ class ExtractiveJudge:
         self,
         thresholds: Thresholds | None = None,
         similarity: Similarity | Literal["default"] | None = "default",
+        model: JudgeModel | Literal["setting", "fitted", "hand-set"] | None = "setting",
     ) -> None:
         self.thresholds = thresholds or Thresholds()
         if similarity == "default":
@@ -117,6 +150,11 @@ class ExtractiveJudge:
             embedder.check()
             similarity = embedder
         self._similarity: Similarity | None = similarity
+        if model == "setting":
+            model = "fitted" if decision_setting() == "fitted" else None
+        if model == "hand-set" or (model == "fitted" and similarity is None):
+            model = None
+        self.model: JudgeModel | None = fitted_judge_model() if model == "fitted" else model
 
     async def judge(self, claim: str, evidence: str) -> Verdict:
         """Lexical judging takes milliseconds and runs inline; with embeddings (which may
@@ -127,16 +165,30 @@ class ExtractiveJudge:
 
     def decide(self, claim: str, evidence: str) -> Verdict:
         """The verdict, computed synchronously (the work is CPU-only and quick)."""
+        best = self.read(claim, evidence)
+        if best is None:
+            return Verdict("NOT_ENOUGH_INFO", "", True, "nothing to compare")
+        return self.verdict(best, evidence)
+
+    def verdict(self, best: Reading, evidence: str) -> Verdict:
+        """The label ``best`` earns: the fitted model's, or the hand-set thresholds' where
+        the model has no part for it (a visible disagreement with no REFUTES model)."""
+        if self.model is None or (visibly_refuting(best) and self.model.refutes is None):
+            return self._label(best, evidence)
+        return fitted_verdict(best, evidence, self.model)
+
+    def read(self, claim: str, evidence: str) -> Reading | None:
+        """The passage of ``evidence`` the verdict rests on, measured against ``claim``
+        (``None`` when either side has nothing to compare)."""
         stems = stems_of(claim)
         sentences = [s for s in split_sentences(evidence) if not looks_like_instruction(s.text)]
         if not stems or not sentences:
-            return Verdict("NOT_ENOUGH_INFO", "", True, "nothing to compare")
-        best = self._best_reading(claim, stems, evidence, sentences)
-        return self._label(best, evidence)
+            return None
+        return self._best_reading(claim, stems, evidence, sentences)
 
     def _best_reading(
         self, claim: str, stems: set[str], evidence: str, sentences: list[Sentence]
-    ) -> _Reading:
+    ) -> Reading:
         """The best single sentence, or adjacent pair when it covers clearly more.
 
         Coverage is cheap and ranks every sentence; only a shortlist gets the full reading
@@ -156,9 +208,14 @@ class ExtractiveJudge:
         pair_cover, i = max(pairs, key=lambda p: (p[0], -p[1]), default=(0.0, 0))
         if pair_cover >= best.coverage + self.thresholds.pair_gain:
             best = _read(claim, stems, evidence, sentences[i].start, sentences[i + 1].end)
+            if self._similarity is not None and self.model is not None:
+                # the fitted model weighs the cosine of the passage it reads; the hand-set
+                # thresholds read a pair lexically, as they were tuned
+                score = self._similarity.similarity(claim, [evidence[best.start : best.end]])
+                best = _with_similarity(best, score[0])
         return best
 
-    def _label(self, best: _Reading, evidence: str) -> Verdict:
+    def _label(self, best: Reading, evidence: str) -> Verdict:
         t = self.thresholds
         notes = [f"coverage {best.coverage:.2f}"]
         if best.similarity:
@@ -172,9 +229,7 @@ class ExtractiveJudge:
             )
             if flag
         ]
-        refuting = (
-            best.flipped or best.numbers.conflict or best.slot_conflict
-        ) and not best.question
+        refuting = visibly_refuting(best)
         close = _closeness(best, t)
         label: Label = "NOT_ENOUGH_INFO"
         if refuting and best.coverage >= t.refutes:
@@ -197,7 +252,7 @@ class ExtractiveJudge:
         return Verdict(label, quote, confident, "; ".join(notes))
 
 
-def _closeness(reading: _Reading, t: Thresholds) -> float:
+def _closeness(reading: Reading, t: Thresholds) -> float:
     """How far past (positive) or short of (negative) the support thresholds a reading is:
     lexical coverage, or embedding similarity when the judge has it."""
     bar = t.supports_with_numbers if reading.numbers.agree else t.supports
@@ -207,14 +262,57 @@ def _closeness(reading: _Reading, t: Thresholds) -> float:
     return max(lexical, reading.similarity - t.similar)
 
 
-def _read(claim: str, stems: set[str], evidence: str, start: int, end: int) -> _Reading:
+def features(reading: Reading) -> list[float]:
+    """A reading's values for the fitted model (``fitted.FEATURES``, in order); the product
+    and ``benchmarks/fit_judge.py`` share this one function."""
+    flags = (
+        reading.numbers.agree,
+        reading.numbers.missing,
+        reading.mixed,
+        reading.flipped,
+        reading.numbers.conflict,
+        reading.slot_conflict,
+    )
+    return [reading.coverage, reading.similarity, reading.density, *map(float, flags)]
+
+
+def visibly_refuting(reading: Reading) -> bool:
+    """A disagreement code can see (``claims.disagreement``), in a passage that states."""
+    disagrees = reading.flipped or reading.numbers.conflict or reading.slot_conflict
+    return disagrees and not reading.question
+
+
+def fitted_verdict(best: Reading, evidence: str, model: JudgeModel) -> Verdict:
+    """SUPPORTS or REFUTES when the fitted score clears its bar (less ``margin``, marked not
+    confident); a REFUTES only on a visible disagreement, a SUPPORTS never beside one, nor
+    on a question, cancelling polarity or a missing claim number."""
+    values = features(best)
+    notes = [f"coverage {best.coverage:.2f}", f"similarity {best.similarity:.2f}"]
+    refuting = visibly_refuting(best)
+    blocked = best.question or best.mixed or best.numbers.missing
+    part = model.refutes if refuting else model.supports
+    if part is None:
+        raise ValueError("the model has no REFUTES part: the hand-set rule decides")
+    score = part.score(values)
+    notes.append(f"{'refutes' if refuting else 'supports'} score {score:.2f}")
+    label: Label = "NOT_ENOUGH_INFO"
+    if score >= part.threshold - model.margin and not (blocked and not refuting):
+        label = "REFUTES" if refuting else "SUPPORTS"
+        confident = score >= part.threshold
+    else:
+        confident = score < part.threshold - 2 * model.margin
+    quote = "" if label == "NOT_ENOUGH_INFO" else evidence[best.start : best.end]
+    return Verdict(label, quote, confident, "; ".join(notes))
+
+
+def _read(claim: str, stems: set[str], evidence: str, start: int, end: int) -> Reading:
     text = evidence[start:end]
     found = stems_of(text)
     coverage, density = _coverage(stems, found)
     signs = polarity(claim, stems, text, found)
     question = is_question(text)
     numbers = compare_numbers(claim, text)
-    return _Reading(
+    return Reading(
         start, end, coverage, density, signs.flipped, signs.mixed, question, numbers,
         slot_conflict(claim, text),
     )  # fmt: skip
@@ -228,5 +326,5 @@ def _coverage(stems: set[str], found: set[str]) -> tuple[float, float]:
     return matched / len(stems), matched / max(len(found), 1)
 
 
-def _with_similarity(reading: _Reading, similarity: float) -> _Reading:
+def _with_similarity(reading: Reading, similarity: float) -> Reading:
     return dataclasses.replace(reading, similarity=similarity)
