@@ -112,7 +112,10 @@ def pool(docs: list[Document], halves: list[list[dict[str, Any]]]) -> None:
     by_title = {d.title: d for d in docs}
     embedder = default_embedder()
     print("\n" + header("each question's 10 paragraphs"))
-    for label, fusion in (("bm25", None), ("hybrid as shipped", DEFAULT_FUSION)):
+    settings: list[tuple[str, Fusion | None]] = [("bm25", None), ("vectors alone", VECTORS_ONLY)]
+    settings += [(f"hybrid, vector weight {w}", replace(DEFAULT_FUSION, vector_weight=w))
+                 for w in (0.5, 1.0, 1.5)]  # fmt: skip
+    for label, fusion in settings:
         halves_shares = []
         for half in halves:
             sums = [0.0] * len(DEPTHS)
