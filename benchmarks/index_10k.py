@@ -1,15 +1,26 @@
-"""Time the local index on 10,000 documents: bulk add, then search latency.
+"""Time the local index on 10,000 documents: bulk add, vectors, then search latency.
 
     .venv/bin/python benchmarks/index_10k.py [--docs N] [--queries Q] [--corpus PATH]
+                                             [--no-vectors] [--cli-queries C]
 
 Without ``--corpus`` it writes N (default 10,000) Markdown files of synthetic text (a
 Zipf-distributed pseudo-word vocabulary, seeded, ~250 words each) into a temporary folder.
 It then measures, each into a fresh ASSAY_HOME:
 
-* ``assay index add DIR`` through the real CLI (a subprocess, so Python start-up counts);
-* ``LocalIndex.add_paths([DIR])`` through the API;
-* Q (default 100) searches of 1-4 words: median and p95 latency through the API, and
-  through ``assay index search QUERY --json`` as subprocesses.
+* ``assay index add DIR --no-vectors`` through the real CLI (a subprocess, so Python
+  start-up counts): words only;
+* ``LocalIndex.add_paths([DIR])`` through the API, without an embedder;
+* ``LocalIndex.fill_vectors()`` on the CLI's index with the bundled embedder
+  (``ASSAY_EMBEDDING_THREADS`` threads, default 1): the time to embed every passage
+  (skipped with ``--no-vectors``);
+* Q (default 100) searches of 1-4 words: median and p95 latency through the API by words
+  only (``lexical=True``) and hybrid (the first hybrid search, which loads the model and
+  reads the vector matrix, shown apart), and through ``assay index search QUERY --json``
+  [``--lexical``] as subprocesses (the first C of the queries, default all; a hybrid
+  search in a fresh process loads the model and the matrix every time).
+
+The synthetic words are split into many word pieces, so every passage reaches the
+embedder's 256-piece limit: the embedding time is that of long passages.
 
 Not part of the test suite; it asserts nothing.
 """
@@ -28,6 +39,7 @@ from itertools import accumulate
 from pathlib import Path
 
 from assay.gather.index import INDEX_FILE, LocalIndex
+from assay.reading.embed import default_embedder
 
 ASSAY = str(Path(sys.executable).with_name("assay"))
 SYLLABLES = ["ka", "lo", "mi", "ren", "sa", "tu", "vel", "dor", "bri", "an", "ox", "qui", "zen"]
@@ -83,6 +95,8 @@ def main() -> None:
     parser.add_argument("--docs", type=int, default=10_000)
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--corpus", type=Path, help="index this file or folder instead")
+    parser.add_argument("--no-vectors", action="store_true", help="words only, no embedding")
+    parser.add_argument("--cli-queries", type=int, default=None)
     args = parser.parse_args()
     rng = random.Random(20240601)
     words = vocabulary(rng)
@@ -102,11 +116,11 @@ def main() -> None:
             print(f"corpus: {args.docs} files, {size / 1e6:.1f} MB, written in {took:.2f} s")
 
         cli_home = root / "cli-home"
-        took = cli(cli_home, "add", str(corpus))
+        took = cli(cli_home, "add", str(corpus), "--no-vectors")
         with LocalIndex(cli_home / INDEX_FILE) as index:
             stats = index.stats()
         print(
-            f"CLI  `assay index add`: {took:.2f} s for {stats.documents} documents "
+            f"CLI  `assay index add --no-vectors`: {took:.2f} s for {stats.documents} documents "
             f"({stats.documents / took:.0f} docs/s), index {stats.size_bytes / 1e6:.1f} MB"
         )
 
@@ -119,18 +133,42 @@ def main() -> None:
             f"({added / took:.0f} docs/s)"
         )
 
-        with LocalIndex(cli_home / INDEX_FILE) as index:
-            index.search("warm up")
+        searches(cli_home, queries, vectors=not args.no_vectors, cli_queries=args.cli_queries)
+
+
+def searches(home: Path, queries: list[str], *, vectors: bool, cli_queries: int | None) -> None:
+    embedder = default_embedder()
+    with LocalIndex(home / INDEX_FILE, embedder=embedder if vectors else None) as index:
+        if vectors:
+            started = time.perf_counter()
+            made, _ = index.fill_vectors()
+            took = time.perf_counter() - started
+            print(
+                f"API  LocalIndex.fill_vectors: {made} passages embedded in {took:.1f} s "
+                f"({made / took:.1f} passages/s, {embedder.threads} thread(s); model load included)"
+            )
+        index.search("warm up", lexical=True)
+        modes = [("by words (lexical=True)", True)] + ([("hybrid", False)] if vectors else [])
+        for label, lexical in modes:
+            if not lexical:
+                started = time.perf_counter()
+                index.search("first hybrid search")
+                first = (time.perf_counter() - started) * 1000
+                print(f"API  first hybrid search (vector matrix read): {first:.0f} ms")
             latencies, hit_counts = [], []
             for query in queries:
                 started = time.perf_counter()
-                hit_counts.append(len(index.search(query, limit=10)))
+                hit_counts.append(len(index.search(query, limit=10, lexical=lexical)))
                 latencies.append(time.perf_counter() - started)
-        report("API  LocalIndex.search (limit 10)", latencies)
-        print(f"     queries with hits: {sum(1 for n in hit_counts if n)}/{len(queries)}")
+            report(f"API  LocalIndex.search {label} (limit 10)", latencies)
+            print(f"     queries with hits: {sum(1 for n in hit_counts if n)}/{len(queries)}")
+    chosen = queries[:cli_queries]
+    flags = [("--lexical",)] + ([()] if vectors else [])
+    for flag in flags:
+        mode = " ".join(flag) or "(hybrid)"
         report(
-            "CLI  `assay index search --json` (process start included)",
-            [cli(cli_home, "search", q, "--json") for q in queries],
+            f"CLI  `assay index search {mode} --json` (process start included)",
+            [cli(home, "search", q, "--json", *flag) for q in chosen],
         )
 
 

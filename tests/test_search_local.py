@@ -78,3 +78,25 @@ def test_registered_as_the_local_plugin(isolated_home: Path) -> None:
             return provider.name
 
     assert asyncio.run(run()) == "local"
+
+
+def test_the_provider_finds_by_meaning_and_says_when_vectors_are_missing(
+    isolated_home: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from assay.reading.embed import default_embedder
+
+    with LocalIndex(isolated_home / "index.sqlite", embedder=default_embedder()) as index:
+        index.add_documents([Document("cat", "Cats", "Cats are small carnivores that hunt mice.")])
+    results = _search(isolated_home, ["how do felines behave"])
+    assert [r.url for r in results] == ["index://cat"]
+    assert not caplog.records
+
+    with LocalIndex(isolated_home / "index.sqlite") as index:  # no embedder: words only
+        index.add_documents([Document("tide", "Tides", "The moon moves the tides.")])
+    with caplog.at_level("WARNING"):
+        _search(isolated_home, ["moon"])
+        _search(isolated_home, ["moon"])
+    assert [r.getMessage() for r in caplog.records if "have no vector" in r.getMessage()] == [
+        f"{isolated_home / 'index.sqlite'}: 1 of 2 passages have no vector yet and are searched "
+        "by their words only; `assay index embed` makes them"
+    ]  # once per process

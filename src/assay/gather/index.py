@@ -6,10 +6,15 @@ search reads a huge row: a document's rank is its best passage's, and its snippe
 from that passage. A search can be stopped from another thread (``cancel``) and ends at
 its ``deadline``; a document over ``MAX_DOCUMENT_CHARS`` is cut there, and the add says so.
 
-Ranking is FTS5's bm25 (title weighted above body). Any user query is safe: it is cut into
+Opened with an ``embedder``, the index also keeps a vector per passage (``gather.vectors``)
+and searches hybrid: FTS5's bm25 ranking (title weighted above body) and the passages'
+cosine with the query, fused by reciprocal rank (``gather.fusion``), a document ranked by
+its best passage. Without one, or with ``lexical=True``, or while no passage has a vector of
+the embedder's model, it searches by bm25 alone. Any user query is safe: it is cut into
 word tokens, each token is quoted as an FTS5 string and the tokens are OR-ed, so no input
 can be read as FTS5 syntax. ``LocalIndex(":memory:")`` keeps the index in memory (the lab
-uses this). One connection is shared by all threads behind a lock.
+uses this, without vectors: it stands in for a web search engine). One connection is
+shared by all threads behind a lock.
 """
 
 from __future__ import annotations
@@ -18,23 +23,48 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Self
 
 from assay.errors import BadInputError, ProviderError
 from assay.gather.documents import Document, iter_files, read_file
+from assay.gather.fusion import DEFAULT_FUSION, Fusion
+from assay.gather.index_ranking import by_words, fts_query, hits, hybrid, index_url
+from assay.gather.index_records import AddReport, IndexHit, IndexStats
 from assay.gather.passages import split_passages
+from assay.gather.transaction import Transaction
+from assay.gather.vectors import (
+    VECTOR_SCHEMA,
+    PassageEmbedder,
+    PassageVectors,
+    VectorStatus,
+    status_of,
+    touch,
+)
 
-__all__ = ["AddReport", "Document", "IndexHit", "IndexStats", "LocalIndex", "fts_query"]
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+__all__ = [
+    "AddReport",
+    "Document",
+    "IndexHit",
+    "IndexStats",
+    "LocalIndex",
+    "fts_query",
+    "index_url",
+]
+
+Progress = Callable[[int, int], None]
 
 INDEX_FILE = "index.sqlite"
 MEMORY = ":memory:"
-MAX_QUERY_TOKENS = 64
 MAX_DOCUMENT_CHARS = 50_000_000
 _PROGRESS_STEPS = 1_000  # SQLite VM steps between checks of the deadline and cancel flag
-_TOKEN = re.compile(r"\w+")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
     id INTEGER PRIMARY KEY,
@@ -77,84 +107,25 @@ DROP TABLE IF EXISTS docs_fts;
 _INSERT = """
 INSERT INTO docs (doc_id, title, text, url, source_path, content_type) VALUES (?, ?, ?, ?, ?, ?)
 """
-# Every matching passage's rank (cheap: no snippet); the best passage of each doc wins.
-_MATCH = """
-SELECT p.doc, passages_fts.rowid, bm25(passages_fts, 4.0, 1.0) AS rank
-FROM passages_fts JOIN passages AS p ON p.id = passages_fts.rowid
-WHERE passages_fts MATCH ? ORDER BY rank
-"""
-_SNIPPET = """
-SELECT rowid, snippet(passages_fts, 1, '', '', '…', 32) FROM passages_fts
-WHERE passages_fts MATCH ? AND rowid = ?
-"""
 _COLUMNS = "doc_id, title, text, url, source_path, content_type"
 
 
-@dataclass(frozen=True)
-class IndexHit:
-    """One search hit; ``url`` is the document's own URL, else ``index://<doc_id>``."""
-
-    doc_id: str
-    title: str
-    url: str
-    snippet: str
-    score: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class AddReport:
-    """What ``add_paths`` did: files read, documents stored, and files skipped with why."""
-
-    files: int = 0
-    documents: int = 0
-    skipped: list[tuple[str, str]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    """What was kept only in part: a document cut at the size cap, a bad JSONL line."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "files": self.files,
-            "documents": self.documents,
-            "skipped": self.skipped,
-            "notes": self.notes,
-        }
-
-
-@dataclass(frozen=True)
-class IndexStats:
-    path: str
-    documents: int
-    sources: int
-    size_bytes: int
-    content_types: dict[str, int]
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def fts_query(query: str) -> str:
-    """A safe FTS5 MATCH expression: each word token quoted, OR-ed; '' when none."""
-    seen: dict[str, None] = {}
-    for token in _TOKEN.findall(query.casefold()):
-        seen.setdefault(token, None)
-        if len(seen) >= MAX_QUERY_TOKENS:
-            break
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in seen)
-
-
-def index_url(doc: Document | str) -> str:
-    doc_id = doc if isinstance(doc, str) else doc.doc_id
-    return f"index://{doc_id}"
-
-
 class LocalIndex:
-    """A full-text index at ``path`` (created on first use), or in memory for ``":memory:"``."""
+    """A full-text index at ``path`` (created on first use), or in memory for ``":memory:"``.
 
-    def __init__(self, path: Path | str) -> None:
+    With an ``embedder`` (``assay.reading.embed.default_embedder()``), adding documents also
+    makes their passages' vectors and searches are hybrid; ``fusion`` sets how.
+    """
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        embedder: PassageEmbedder | None = None,
+        fusion: Fusion = DEFAULT_FUSION,
+    ) -> None:
         self.path = str(path)
+        self.fusion = fusion
         self._memory = self.path == MEMORY
         if not self._memory:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -168,20 +139,32 @@ class LocalIndex:
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise BadInputError(f"{self.path}: not a usable index: {exc}") from None
+        # The vector matrix is cached per process by this key: a file's own path, or a
+        # name no other in-memory index has.
+        key = f"{MEMORY}{uuid.uuid4().hex}" if self._memory else str(Path(self.path).resolve())
+        self._vectors = (
+            PassageVectors(self._db, self._lock, key, embedder) if embedder is not None else None
+        )
 
     def _migrate(self) -> None:
-        """Create the schema; an index from before passages gets its passages built once."""
+        """Create the schema; an index from before passages gets its passages built once.
+
+        An index from before vectors gets the (empty) vector tables: its passages are
+        searched by their words until ``fill_vectors`` gives them vectors."""
         old = self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'docs_fts'").fetchone()
-        self._db.executescript(_OLD_SCHEMA + _SCHEMA)
+        self._db.executescript(_OLD_SCHEMA + _SCHEMA + VECTOR_SCHEMA)
         if old:
             rows = self._db.execute("SELECT id, title, text FROM docs").fetchall()
             with self._transaction():
                 for rowid, title, text in rows:
                     self._insert_passages(rowid, title, text)
+                touch(self._db)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        if self._memory and self._vectors is not None:
+            self._vectors.forget()
 
     def __enter__(self) -> Self:
         return self
@@ -190,14 +173,17 @@ class LocalIndex:
         self.close()
 
     def add_documents(self, docs: Iterable[Document]) -> int:
-        """Insert or replace documents by doc id, in one transaction; returns how many."""
+        """Insert or replace documents by doc id, in one transaction, then make the vectors
+        their passages lack (when the index has an embedder); returns how many documents."""
         listed = list(docs)
         with self._lock, self._transaction():
             self._store(listed)
+        self.fill_vectors()
         return len(listed)
 
-    def add_paths(self, paths: Sequence[Path]) -> AddReport:
-        """Read files and folders (recursively) and store their documents in one transaction.
+    def add_paths(self, paths: Sequence[Path], *, progress: Progress | None = None) -> AddReport:
+        """Read files and folders (recursively) and store their documents in one transaction,
+        then make the vectors their passages lack (``progress`` hears (done, total)).
 
         Re-adding a file replaces its documents. Unreadable files are skipped, not fatal;
         a path that does not exist is a BadInputError and nothing is stored.
@@ -215,7 +201,22 @@ class LocalIndex:
         with self._lock, self._transaction():
             self._db.executemany("DELETE FROM docs WHERE source_path = ?", [(s,) for s in sources])
             self._store(docs)
-        return AddReport(files=files, documents=len(docs), skipped=skipped, notes=notes)
+        vectors, changed = self.fill_vectors(progress)
+        return AddReport(files, len(docs), skipped, notes + changed, vectors)
+
+    def fill_vectors(self, progress: Progress | None = None) -> tuple[int, list[str]]:
+        """Make the vector of every passage that has none (of the embedder's model: vectors
+        of another are dropped first); how many were made, and notes. Nothing without an
+        embedder."""
+        if self._vectors is None:
+            return 0, []
+        return self._vectors.fill(progress)
+
+    def vector_status(self) -> VectorStatus:
+        """Passages, vectors and models; its ``note`` says when search goes by words only."""
+        ours = self._vectors.embedder.model_sha256 if self._vectors is not None else None
+        with self._lock:
+            return status_of(self._db, ours)
 
     def _store(self, docs: Sequence[Document]) -> None:
         """Insert or replace each document by doc id, with its passages (in a transaction)."""
@@ -227,6 +228,7 @@ class LocalIndex:
             )  # fmt: skip
             assert cursor.lastrowid is not None
             self._insert_passages(cursor.lastrowid, doc.title, doc.text)
+        touch(self._db)
 
     def _insert_passages(self, rowid: int, title: str, text: str) -> None:
         self._db.executemany(
@@ -239,17 +241,21 @@ class LocalIndex:
         query: str,
         limit: int = 10,
         *,
+        lexical: bool = False,
         deadline: float | None = None,
         cancel: threading.Event | None = None,
     ) -> list[IndexHit]:
-        """The best ``limit`` documents for ``query`` by bm25; no hits for an empty query.
+        """The best ``limit`` documents for ``query``; no hits for a query without words.
 
-        ``deadline`` (a ``time.monotonic()`` instant) and ``cancel`` stop a search that is
-        still running: it raises ProviderError instead of holding its thread.
+        Hybrid (bm25 and vectors fused) when the index has an embedder and vectors of its
+        model, unless ``lexical``; by bm25 alone otherwise. ``deadline`` (a
+        ``time.monotonic()`` instant) and ``cancel`` stop a search that is still running:
+        it raises ProviderError instead of holding its thread.
         """
         expression = fts_query(query)
         if not expression or limit <= 0:
             return []
+        meaning = None if lexical else self._query_vector(query)
 
         def stop() -> int:
             late = deadline is not None and time.monotonic() > deadline
@@ -258,7 +264,12 @@ class LocalIndex:
         with self._lock:
             self._db.set_progress_handler(stop, _PROGRESS_STEPS)
             try:
-                return self._best(expression, limit)
+                if meaning is None or self._vectors is None:
+                    ranked = by_words(self._db, expression, limit)
+                else:
+                    matrix = self._vectors.matrix()
+                    ranked = hybrid(self._db, expression, matrix, meaning, limit, self.fusion)
+                return hits(self._db, expression, ranked)
             except sqlite3.OperationalError as exc:
                 if "interrupted" not in str(exc):
                     raise
@@ -268,21 +279,19 @@ class LocalIndex:
             finally:
                 self._db.set_progress_handler(None, 0)
 
-    def _best(self, expression: str, limit: int) -> list[IndexHit]:
-        best: dict[int, tuple[int, float]] = {}
-        for doc, passage, rank in self._db.execute(_MATCH, (expression,)):
-            best.setdefault(doc, (passage, rank))
-            if len(best) >= limit:
-                break
-        hits = []
-        for doc, (passage, rank) in best.items():
-            doc_id, title, url = self._db.execute(
-                "SELECT doc_id, title, url FROM docs WHERE id = ?", (doc,)
+    def _query_vector(self, query: str) -> NDArray[np.float32] | None:
+        """The query's vector, or None when no stored vector could be compared with it (the
+        model is then never loaded)."""
+        if self._vectors is None:
+            return None
+        ours = self._vectors.embedder.model_sha256
+        with self._lock:
+            usable = self._db.execute(
+                "SELECT 1 FROM index_meta WHERE key = 'model' AND value = ? "
+                "AND EXISTS (SELECT 1 FROM passage_vectors)",
+                (ours,),
             ).fetchone()
-            row = self._db.execute(_SNIPPET, (expression, passage)).fetchone()
-            snippet = " ".join(row[1].split()) if row else ""
-            hits.append(IndexHit(doc_id, title, url or index_url(doc_id), snippet, -rank))
-        return hits
+        return self._vectors.embedder.embed([query])[0] if usable else None
 
     def get(self, doc_id: str) -> Document | None:
         with self._lock:
@@ -300,7 +309,8 @@ class LocalIndex:
             yield Document(*row)
 
     def remove(self, target: str) -> int:
-        """Remove by doc id, by source path, or every source under a folder; returns the count."""
+        """Remove by doc id, by source path, or every source under a folder (with their
+        passages and vectors); returns the count."""
         resolved = str(Path(target).expanduser().resolve())
         prefix = resolved.rstrip("/") + "/"
         pattern = re.sub(r"([\\%_])", r"\\\1", prefix) + "%"
@@ -310,6 +320,7 @@ class LocalIndex:
                 "OR source_path LIKE ? ESCAPE '\\'",
                 (target, target, resolved, pattern),
             )
+            touch(self._db)
         return cursor.rowcount
 
     def stats(self) -> IndexStats:
@@ -320,28 +331,18 @@ class LocalIndex:
             types = self._db.execute(
                 "SELECT content_type, count(*) FROM docs GROUP BY content_type ORDER BY 1"
             ).fetchall()
+            vectors = status_of(self._db, None)
         size = 0
         if not self._memory:
             size = sum(
                 p.stat().st_size for p in (Path(self.path), Path(self.path + "-wal")) if p.exists()
             )
-        return IndexStats(self.path, documents, sources, size, dict(types))
+        return IndexStats(
+            self.path, documents, sources, size, dict(types), vectors.passages, vectors.vectors
+        )
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
-
-
-class _Transaction:
-    """BEGIN … COMMIT, or ROLLBACK when the block raises (the connection is in autocommit)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, *rest: object) -> None:
-        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+    def _transaction(self) -> Transaction:
+        return Transaction(self._db)
 
 
 def _capped(doc: Document, notes: list[str]) -> Document:

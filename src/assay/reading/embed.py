@@ -85,6 +85,12 @@ class Embedder:
         self._loading = threading.Lock()
         self._running = threading.Lock()
 
+    @property
+    def model_sha256(self) -> str:
+        """The sha256 the model file must have: what identifies the vectors it makes (an
+        index records it beside the vectors it stores)."""
+        return model_file(self._model).sha256
+
     def check(self) -> None:
         """Raise InstallError now if the model or tokenizer file is missing or altered
         (cheap after the first time); the model itself still loads only when needed."""

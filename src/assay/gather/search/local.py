@@ -1,9 +1,12 @@
 """The ``local`` search provider: the user's own documents, from ``$ASSAY_HOME/index.sqlite``.
 
 Results point at the document's own URL when it has one, else at ``index://<doc-id>``
-(``LocalIndex.get`` resolves it). ``time_range`` is ignored: indexed documents carry no
-dates. A missing index is a ProviderError that says how to build one; the index file is
-opened per call, so the provider holds nothing open between searches.
+(``LocalIndex.get`` resolves it). The search is hybrid, by words and by meaning (the
+bundled embedder, ``gather.vectors``); passages without a vector of its model are found by
+their words only, which is logged once per index. ``time_range`` is ignored: indexed
+documents carry no dates. A missing index is a ProviderError that says how to build one;
+the index file is opened per call, so the provider holds nothing open between searches
+(the vector matrix stays cached in the process until the index changes).
 
 The search runs in a worker thread, which a cancelled task cannot stop by itself: the
 thread's query watches a cancel flag that the task sets when it ends, and a deadline of
@@ -13,6 +16,7 @@ thread's query watches a cancel flag that the task sets when it ends, and a dead
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 import time
 from pathlib import Path
@@ -22,6 +26,7 @@ from assay.errors import ProviderError
 from assay.gather.index import INDEX_FILE, LocalIndex
 from assay.gather.search.base import SearchProvider, SearchResult, TimeRange
 from assay.gather.search.common import SNIPPET_LIMIT, clean_text
+from assay.reading.embed import default_embedder
 
 if TYPE_CHECKING:
     import httpx2
@@ -31,10 +36,12 @@ if TYPE_CHECKING:
 
 NAME = "local"
 SEARCH_SECONDS = 30.0
+_log = logging.getLogger(__name__)
+_noted: set[tuple[str, str]] = set()  # (index, note) already logged by this process
 
 
 class LocalSearch:
-    """Full-text search over the local index (bm25)."""
+    """Search over the local index: bm25 and passage vectors, fused."""
 
     name = NAME
 
@@ -67,7 +74,11 @@ class LocalSearch:
     ) -> list[SearchResult]:
         results: list[SearchResult] = []
         deadline = time.monotonic() + SEARCH_SECONDS
-        with LocalIndex(self.path) as index:
+        with LocalIndex(self.path, embedder=default_embedder()) as index:
+            note = index.vector_status().note
+            if note and (str(self.path), note) not in _noted:
+                _noted.add((str(self.path), note))
+                _log.warning("%s: %s", self.path, note)
             for query in queries:
                 hits = index.search(query, limit=max_results, deadline=deadline, cancel=cancel)
                 for rank, hit in enumerate(hits, start=1):
