@@ -18,12 +18,12 @@ of the question's subject (the same template, another name) scores 0 (``about_a_
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from assay.reading.logistic import Logistic
 from assay.reading.names import names_in
 from assay.text import content_words
 
@@ -33,18 +33,11 @@ word weight (a two-word name and a few other words) overlaps as much as it gets.
 
 
 @dataclass(frozen=True)
-class RelevanceModel:
-    """The fitted combination: ``score = sigmoid(weights · features + bias)``."""
+class RelevanceModel(Logistic):
+    """The fitted combination over ``features``, and the method name it records."""
 
     method: str
     features: tuple[str, ...]
-    weights: tuple[float, ...]
-    bias: float
-    threshold: float
-
-    def score(self, values: Sequence[float]) -> float:
-        z = self.bias + sum(w * v for w, v in zip(self.weights, values, strict=True))
-        return 1.0 / (1.0 + math.exp(-z))
 
 
 FEATURES = ("lexical", "cosine_text", "cosine_title")

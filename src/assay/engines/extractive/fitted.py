@@ -18,11 +18,11 @@ pairs it nearly doubled SUPPORTS recall at the same precision (benchmarks/README
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from assay.reading.logistic import Logistic
 
 FEATURES = (
     "coverage",
@@ -36,19 +36,6 @@ FEATURES = (
     "slot_conflict",
 )
 """What ``judge.features`` returns, in order; the data file names the same list."""
-
-
-@dataclass(frozen=True)
-class Logistic:
-    """``score = sigmoid(weights · features + bias)``; a label needs ``score >= threshold``."""
-
-    weights: tuple[float, ...]
-    bias: float
-    threshold: float
-
-    def score(self, values: Sequence[float]) -> float:
-        z = self.bias + sum(w * v for w, v in zip(self.weights, values, strict=True))
-        return 1.0 / (1.0 + math.exp(-z))
 
 
 @dataclass(frozen=True)
