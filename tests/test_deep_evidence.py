@@ -171,7 +171,7 @@ def test_a_scripted_model_writes_a_grounded_synthesis(
                 {"text": "It was painted red in 1990 by volunteers.", "statements": [1]},
             ]}  # fmt: skip
         if prompt.startswith("CLAIMS:"):
-            return {"answer": "41 metres", "claim": 1}
+            return {"answer": "41 metres", "claims": [1]}
         return {"synonym": "a", "negation": "b", "domain_specific": "c"}
 
     result = deep(
