@@ -22,7 +22,6 @@ from assay.lab import Lab, serve_lab
 from assay.models.testing import ScriptedModel
 from assay.models.usage import CallUsage, UsageMeter
 from assay.protocols.research import ResearchResult, research_async
-from assay.protocols.research.hoploop import HopBudget, HopLoop
 
 PAGES = {
     "Orange Creeps": "Orange Creeps is a 2010 novel by Ada Lind. The novel was published by "
@@ -210,6 +209,8 @@ def test_a_reply_that_does_not_validate_leaves_the_next_hop_to_the_bridge_rule(
 
 
 def test_the_loop_stops_at_its_token_and_time_budgets() -> None:
+    from assay.protocols.research.hoploop import HopBudget, HopLoop
+
     meter = UsageMeter()
     clock = [0.0]
     loop = HopLoop(
