@@ -73,7 +73,10 @@ def best_line(lines: dict[int, str], words: str) -> int:
 
 
 def reader(
-    *, answered_when: Callable[[str, str], bool], search: Callable[[str, str], str]
+    *,
+    answered_when: Callable[[str, str], bool],
+    search: Callable[[str, str], str],
+    answers: dict[str, tuple[str, str]] = ANSWERS,
 ) -> Callable[[Any], object]:
     """A scripted model for a whole research run; how it reads pages is given."""
 
@@ -97,7 +100,7 @@ def reader(
         if "short summary" in request.system:
             return {"sentences": []}
         if prompt.startswith("CLAIMS:"):
-            answer, key = ANSWERS[question]
+            answer, key = answers[question]
             hit = next((n for n, text in lines.items() if key in text), None)
             return {"answer": answer, "claims": [hit]} if hit else {"answer": "", "claims": []}
         if "Plan written: no" in prompt:
@@ -160,6 +163,27 @@ def test_a_two_hop_question_follows_the_model_to_the_answer_page(
     (given,) = log(result, "research.answer")
     assert given["method"] == "model:scripted:model" and given["text"] == "Mara Quist"
     assert "round 2 (for: Who started the company" in (Path(result.run_dir) / "plan.md").read_text()
+
+
+def test_no_rule_replaces_the_models_answer_and_a_disagreement_is_a_flag(
+    press_lab: Lab, isolated_home: Path
+) -> None:
+    # "Ada Lind" is in the passage of the claim it cites (the novel's page), so it passes
+    # the check; the extractive rule reads the claims otherwise, and only says so.
+    model = ScriptedModel(
+        reader(answered_when=lambda title, _: title == "Blue Lantern Press",
+               search=follows_the_facts, answers={TWO_HOPS: ("Ada Lind", "Orange Creeps")})
+    )  # fmt: skip
+    result = run(press_lab, isolated_home, TWO_HOPS, model)
+    assert result.answer == "Ada Lind"
+    (given,) = log(result, "research.answer")
+    assert given["text"] == "Ada Lind" and given["method"] == "model:scripted:model"
+    (flag,) = given["flags"]
+    assert flag["modelAnswer"] == "Ada Lind" and flag["rule"] == "extractive:who"
+    assert flag["ruleAnswer"] and flag["ruleAnswer"] != "Ada Lind"
+    report = Path(result.report or "").read_text()
+    assert "**Answer:** Ada Lind" in report
+    assert f"_Flag: the rule extractive:who reads the claims as “{flag['ruleAnswer']}”" in report
 
 
 def test_a_three_hop_question_follows_two_bridges(press_lab: Lab, isolated_home: Path) -> None:

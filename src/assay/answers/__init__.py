@@ -58,15 +58,6 @@ class Answer:
     def found(self) -> bool:
         return bool(self.text)
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "text": self.text,
-            "claimIds": list(self.claim_ids),
-            "method": self.method,
-            "reason": self.reason,
-            "flags": [flag.to_json() for flag in self.flags],
-        }
-
 
 async def answer_question(
     question: str,
