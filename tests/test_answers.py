@@ -167,10 +167,12 @@ def test_the_model_answer_must_be_in_the_claims_it_cites() -> None:
     assert "do not contain: 1987" in feedback
 
 
-def test_a_model_that_never_grounds_its_answer_falls_back_to_the_spans() -> None:
+def test_a_model_that_never_grounds_its_answer_gives_no_answer_not_the_rules() -> None:
     model = ScriptedModel([{"answer": "1987", "claims": [1]}] * 3)
     found = answer("When was the Journal of Example Studies established?", JOURNALS, model=model)
-    assert found.text == "1991" and found.method == "extractive:when"  # type: ignore[attr-defined]
+    assert found.text == "" and found.method == "model:scripted:model"  # type: ignore[attr-defined]
+    assert "do not contain: 1987" in found.reason  # type: ignore[attr-defined]
+    assert [f.rule_answer for f in found.flags] == ["1991"]  # type: ignore[attr-defined]
 
 
 def test_a_model_yes_no_must_cite_both_sides() -> None:
@@ -343,20 +345,14 @@ def test_the_name_standing_where_the_question_asks_is_the_answer() -> None:
     assert answer(question, claims).text == "Mary Stanley"  # type: ignore[attr-defined]
 
 
-def test_a_model_yes_no_must_agree_with_what_its_cited_claims_state() -> None:
+def test_a_model_yes_no_stands_where_a_rule_reads_its_claims_otherwise() -> None:
     question = (
         "Are Watertown International Airport and Alexandria International Airport in the "
         "same state?"
     )
-    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}, {"answer": "No", "claims": [1, 2]}])
+    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}])
     found = answer(question, AIRPORTS[:2], model=model)
-    assert found.text == "No" and len(model.requests) == 2  # type: ignore[attr-defined]
-    assert 'the cited claims say "no"' in str(model.requests[1])
-    magazines = [
-        claim(1, "Pick Me Up! is a British weekly women's magazine published by IPC Media."),
-        claim(2, "The Woman's Viewpoint was a woman's magazine founded in Texas in 1923."),
+    assert found.text == "yes" and len(model.requests) == 1  # type: ignore[attr-defined]
+    assert [(f.rule, f.rule_answer, f.model_answer) for f in found.flags] == [  # type: ignore[attr-defined]
+        ("extractive:yesno", "no", "yes")
     ]
-    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}, {"answer": "no", "claims": [1, 2]}])
-    british = "Are both magazines, the Woman's Viewpoint and Pick Me Up, British publications?"
-    assert answer(british, magazines, model=model).text == "no"  # type: ignore[attr-defined]
-    assert len(model.requests) == 2

@@ -5,12 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from assay.claims.extract import (
-    ExtractiveExtractor,
-    ModelExtractor,
-    echoes_question,
-    extract_on_topic,
-)
+from assay.claims.extract import ExtractiveExtractor, echoes_question, extract_on_topic
+from assay.claims.model_extract import ModelExtractor
 from assay.models.testing import ScriptedModel
 from assay.reading.relevance import relevance
 

@@ -171,16 +171,19 @@ def test_a_scripted_model_writes_a_grounded_synthesis(
                 {"text": "It was painted red in 1990 by volunteers.", "statements": [1]},
             ]}  # fmt: skip
         if prompt.startswith("CLAIMS:"):
-            return {"answer": "41 metres", "claim": 1}
+            return {"answer": "41 metres", "claims": [1]}
         return {"synonym": "a", "negation": "b", "domain_specific": "c"}
 
+    model = ScriptedModel(script)
     result = deep(
-        tower_lab, isolated_home, tmp_path, "How tall is the Brenna signal tower?",
-        model=ScriptedModel(script),
-    )  # fmt: skip
+        tower_lab, isolated_home, tmp_path, "How tall is the Brenna signal tower?", model=model
+    )
     text = Path(result.report).read_text()
     summary = text.split("## Executive summary", 1)[1].lstrip()
     assert summary.startswith("**Answer:** 41 metres [")
+    # the answer step read the claim in its passage, under its page's title
+    (asked,) = [r for r in model.requests if r.messages[-1].content.startswith("CLAIMS:")]
+    assert "\nPAGE: " in asked.messages[-1].content
     synthesis = next(line for line in text.splitlines() if line.startswith("The Brenna signal"))
     assert "[1]" in synthesis or "[2]" in synthesis
     assert "painted red" not in text and "1 written sentence(s) dropped" in text

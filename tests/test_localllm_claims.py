@@ -10,7 +10,8 @@ import httpx2
 import pytest
 
 from assay.claims.engine import VerificationEngine
-from assay.claims.extract import DraftClaim, ModelExtractor, record_claims
+from assay.claims.extract import DraftClaim, record_claims
+from assay.claims.model_extract import ModelExtractor
 from assay.claims.model_judge import ModelJudge
 from assay.keys import KeyStore
 from assay.models import ModelOptions, UsageMeter, resolve_model

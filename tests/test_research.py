@@ -295,7 +295,12 @@ def test_a_model_that_times_out_never_ends_the_run(lab: Lab, isolated_home: Path
     assert result.status == "done"
     codes = [e["data"]["code"] for e in events(result.run_dir) if e["type"] == "warning"]
     assert "policy_fallback" in codes and "extractor_fallback" in codes
-    assert len(result.sources) == 5 and sum(result.claims.values()) > 0
+    assert len(result.sources) >= 2 and sum(result.claims.values()) > 0
+    # every timed-out attempt still costs its prompt: the hop loop stops at its token budget
+    ended = [e["data"] for e in events(result.run_dir) if e["type"] == "research.gathered"]
+    assert [e["reason"].split(" (")[0] for e in ended] == [
+        "token budget of 8,000 model tokens reached"
+    ]
 
 
 def test_the_model_fills_the_writing_slots_and_code_runs_the_loop() -> None:

@@ -112,6 +112,9 @@ def test_the_model_path_feeds_problems_back_and_states_the_model(ferry_lab: Lab)
     # source 3 never gave a valid reply: bounded retries, then the extractive engine
     assert script.key_point_calls == 2 + 1 + 3  # source 1 retried once; source 3: 3 attempts
     assert any("by the extractive engine: the model failed" in w for w in result.warnings)
+    # the short answer's step reads its claims in their passages, under their pages' titles
+    asked = [r for r in model.requests if r.output is not None and r.output.name == "Answer"]
+    assert asked and "\nPAGE: " in asked[0].messages[0].content
 
     assert "### Timetable and crossing" in output and "### The ferry's vessel" in output
     claims = ClaimLedger(result.run_dir).claims()

@@ -123,6 +123,15 @@ class Settings(BaseSettings):
     )
     budget_model_calls: int | None = Field(None, ge=1)
     budget_fetches: int | None = Field(None, ge=1)
+    hop_pages: int = Field(
+        6, ge=1, le=100, description="with a model: pages a research run's hop loop reads at most"
+    )
+    hop_tokens: int = Field(
+        8_000, ge=100, description="with a model: model tokens the hop loop spends at most"
+    )
+    hop_seconds: float = Field(
+        300.0, gt=0, le=86_400, description="with a model: seconds the hop loop runs at most"
+    )
     fsync: Literal["always", "never"] = "always"
     queue_models: list[str] = Field(
         default_factory=list,

@@ -155,12 +155,42 @@ class ReportUpdated(Event):
 
 
 class SearchRound(Event):
-    """A follow-up reading round (research, ask): what is missing, and its queries."""
+    """A follow-up reading round (research, ask): what is missing, its queries, the plan
+    question it serves, and who named it (``by``: ``model``, the page read's follow-up
+    search, or ``rule``, the bridge rule of research/hops.py)."""
 
     type: ClassVar[str] = "research.round"
     round: int
     missing: str
     queries: list[str]
+    serves: str | None = None
+    by: Literal["model", "rule"] | None = None
+
+
+class GatherEnded(Event):
+    """The hop loop of a research or ask run with a model stopped: why (``reason``:
+    answered, or which budget ended it, or nothing left to read), after how many pages and
+    follow-up rounds, and whether the model said the question was answered."""
+
+    type: ClassVar[str] = "research.gathered"
+    reason: str
+    pages: int
+    rounds: int
+    answered: bool
+
+
+class AnswerGiven(Event):
+    """The run's short answer (research, ask): its text ("" for none), the claims it rests
+    on, how it was found (``model:…`` or ``extractive:…``), why there is none, and each
+    rule that reads the claims otherwise than the model answered (``flags``: ``rule``,
+    ``ruleAnswer``, ``modelAnswer``)."""
+
+    type: ClassVar[str] = "research.answer"
+    text: str
+    claim_ids: list[str]
+    method: str
+    reason: str | None = None
+    flags: list[dict[str, str]] | None = None
 
 
 class WarningEvent(Event):
@@ -246,6 +276,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ToolWorkspace,
         FullResearchRequested,
         SearchRound,
+        GatherEnded,
+        AnswerGiven,
         SourceSkipped,
         ClaimCreated,
         ClaimVerified,

@@ -7,17 +7,21 @@ or B") and the ids of the claims it rests on — or, when nothing answers the qu
 answer whose ``found`` is false and whose claim ids are the closest evidence.
 
 Only claims a source supports and that were not recorded as off-topic are used
-(ranking.py). With a model the answer comes from a checked typed step (model_step.py);
-when it has none, or without a model, from span extraction (spans.py, comparisons.py;
-typed.py when the question names the kind it asks for).
+(ranking.py). With a model the answer is the model's, from a checked typed step over the
+claims in their passages (model_step.py): when no reply passes the check, there is no
+answer and ``reason`` says why — a rule's guess never replaces it. Without a model the
+answer comes from span extraction (spans.py, comparisons.py; typed.py when the question
+names the kind it asks for); with one, that rule's answer is kept as a flag on the answer
+when it differs from the model's (flags.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from assay.answers.comparisons import choice, yes_no
+from assay.answers.flags import AnswerFlag, disagreement
 from assay.answers.kinds import Shape, shape_of
 from assay.answers.model_step import model_answer
 from assay.answers.ranking import Ranked, rank, usable
@@ -27,13 +31,15 @@ from assay.budget import Budget
 from assay.models import Model
 from assay.models.step import ModelStep
 from assay.models.usage import UsageMeter
+from assay.reading.passages import Page, ReadingBudget
 from assay.store.claims import ClaimRecord
 
 NO_ANSWER = "No direct answer found"
 MODEL_CLAIMS = 10
-"""How many claims the model sees (a small model's context is small)."""
+"""At most this many claims are offered to the model (fewer when their passages fill the
+answer budget)."""
 
-__all__ = ["NO_ANSWER", "Answer", "Shape", "answer_question", "shape_of"]
+__all__ = ["NO_ANSWER", "Answer", "AnswerFlag", "Shape", "answer_question", "shape_of"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,10 @@ class Answer:
     text: str
     claim_ids: tuple[str, ...]
     method: str
+    reason: str = ""
+    """Why there is no answer (a model's: its replies failed the check, or it found none)."""
+    flags: tuple[AnswerFlag, ...] = ()
+    """Rules that answer otherwise than the model did."""
 
     @property
     def found(self) -> bool:
@@ -56,21 +66,34 @@ async def answer_question(
     model: Model | None = None,
     budget: Budget | None = None,
     meter: UsageMeter | None = None,
+    pages: Mapping[str, Page] | None = None,
+    reading: ReadingBudget | None = None,
 ) -> Answer:
-    """The short answer to ``question`` from ``claims``, with a model or without one."""
+    """The short answer to ``question`` from ``claims``, with a model or without one.
+
+    ``pages`` (the run's snapshots by source id, ``claims.passages.run_pages``) let the
+    model read each claim in its passage; without them it reads the claims alone.
+    ``reading`` sizes what it reads (default: for the model's context)."""
     ranked = rank(question, usable(claims))
     if not ranked:
         return Answer("", (), "none")
     shape = shape_of(question)
-    if model is not None:
-        step = ModelStep(model, budget=budget, meter=meter, max_tokens=120, retries=2)
-        span = await model_answer(step, question, shape, ranked[:MODEL_CLAIMS])
-        if span is not None:
-            return Answer(span.text, span.claim_ids, f"model:{model.name}")
-    span = _extract(question, shape, ranked)
-    if span is not None:
-        return Answer(span.text, span.claim_ids, f"extractive:{shape.kind}")
-    return Answer("", ranked[0].basis, "none")
+    rule = _extract(question, shape, ranked)
+    if model is None:
+        if rule is not None:
+            return Answer(rule.text, rule.claim_ids, f"extractive:{shape.kind}")
+        return Answer("", ranked[0].basis, "none")
+    reading = reading or ReadingBudget.for_context(model.profile.context_window)
+    step = ModelStep(model, budget=budget, meter=meter, max_tokens=120, retries=2)
+    said = await model_answer(
+        step, question, shape, ranked[:MODEL_CLAIMS], pages or {}, reading.answer
+    )
+    flag = disagreement(shape, said.text, f"extractive:{shape.kind}", rule.text) if rule else None
+    flags = (flag,) if flag is not None else ()
+    method = f"model:{model.name}"
+    if said.text:
+        return Answer(said.text, said.claim_ids, method, flags=flags)
+    return Answer("", ranked[0].basis, method, reason=said.reason, flags=flags)
 
 
 def _extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:

@@ -1,32 +1,43 @@
-"""Answers with a model: one typed step over numbered claims, checked against them.
+"""Answers with a model: one typed step over numbered claims in their passages, checked.
 
-The model sees the relevant claims numbered, with the shape the answer must have, and
-returns ``{"answer": …, "claims": [numbers]}``. The reply is rejected — and the model told
-why, within the step's bounded retries — when it cites no claim, cites a number that was
-not offered, or gives an answer its cited claims do not contain (every content word and
-number of the answer must be in them, and not all of them in the question; a yes/no must
-start with yes or no, rest on claims about each thing the question names, and agree with
-what code reads in those claims (comparisons.py: "the same state" compares the places they
-give); a choice must be one of the two options).
+The model sees the best-ranked claims, each in its passage — the claim's sentence with its
+neighbours from the snapshot (claims/passages.py) — grouped by page under the page's
+title, as many as fit the answer budget (``ReadingBudget.answer``, ~2K tokens); a claim's
+sentence is shown as the claim states it, numbered, the neighbours as context. It returns
+``{"answer": …, "claims": [numbers]}``. Code checks the reply and, within the step's bounded
+retries, tells the model why it was rejected: it cites no claim, or a number not offered
+(only claims a source supports and that are relevant are offered, ranking.usable); its
+content words and numbers are not all in the cited claims, their quotes or their passages;
+it only repeats the question, or is a cited claim again; a yes/no does not start with yes
+or no or cites no claim about one of the things the question names; a choice is neither
+option. When no reply passes, there is no answer, and the reason says why.
+
+What a lexical rule reads in the cited claims is never a reason to reject the model's
+answer, nor a replacement for it: where a rule answers otherwise, the answer carries a
+flag saying so (answers/flags.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.answers.comparisons import yes_no
 from assay.answers.kinds import Shape
 from assay.answers.ranking import Ranked
-from assay.answers.spans import Span
+from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
+from assay.claims.passages import claim_passage
+from assay.gather.tokens import estimate_tokens
 from assay.models import InvalidOutput, ModelTimeout
 from assay.models.step import ModelStep
-from assay.text import content_words
+from assay.reading.passages import Page, Passage, merged
+from assay.text import Sentence, content_words
 
 SYSTEM = """You answer a QUESTION using only the numbered CLAIMS, which were checked
-against sources. Answer with JSON only: {"answer": "...", "claims": [numbers]}.
+against sources; each is shown in its passage of a page (the sentences around it, not
+numbered, are context). Answer with JSON only: {"answer": "...", "claims": [numbers]}.
 - answer: the shortest answer to the question as asked: a name, a date, a number, or
   "yes"/"no" — a few words, not a sentence.
 - claims: the numbers of the claims that state the answer.
@@ -42,6 +53,8 @@ _HINTS = {
     "how": "The answer is one short sentence.",
     "what": "The answer is a short name or phrase.",
 }
+_PROMPT_SLACK = 40
+"""Tokens kept free for the fence lines and the hint."""
 
 
 class ModelAnswer(BaseModel):
@@ -49,11 +62,30 @@ class ModelAnswer(BaseModel):
     claims: list[int] = Field(default_factory=list, max_length=6)
 
 
-def _reply_type(question: str, shape: Shape, ranked: Sequence[Ranked]) -> type[ModelAnswer]:
+@dataclass(frozen=True)
+class Offered:
+    """A claim shown to the model: its number is its place in the list, plus one."""
+
+    item: Ranked
+    context: str
+    """The passage it was shown in ("" when it was shown alone)."""
+
+
+@dataclass(frozen=True)
+class ModelSaid:
+    """The model's checked answer ("" for none), the claims it rests on, and, without an
+    answer, why."""
+
+    text: str
+    claim_ids: tuple[str, ...]
+    reason: str = ""
+
+
+def _reply_type(question: str, shape: Shape, offered: Sequence[Offered]) -> type[ModelAnswer]:
     class CheckedAnswer(ModelAnswer):
         @model_validator(mode="after")
         def _grounded(self) -> CheckedAnswer:
-            problem = _problem(self, question, shape, ranked)
+            problem = _problem(self, question, shape, offered)
             if problem:
                 raise ValueError(problem)
             return self
@@ -61,28 +93,22 @@ def _reply_type(question: str, shape: Shape, ranked: Sequence[Ranked]) -> type[M
     return CheckedAnswer
 
 
-def _problem(reply: ModelAnswer, question: str, shape: Shape, ranked: Sequence[Ranked]) -> str:
+def _problem(reply: ModelAnswer, question: str, shape: Shape, offered: Sequence[Offered]) -> str:
     answer = reply.answer.strip()
     if not answer:
         return ""
     if not reply.claims:
         return "cite the numbers of the claims that state the answer"
-    if any(not 1 <= n <= len(ranked) for n in reply.claims):
-        return f"claims must be numbers from 1 to {len(ranked)}"
-    cited = " ".join(_evidence(ranked[n - 1]) for n in reply.claims)
+    if any(not 1 <= n <= len(offered) for n in reply.claims):
+        return f"claims must be numbers from 1 to {len(offered)}"
+    cited = [offered[n - 1] for n in reply.claims]
+    said = " ".join(_evidence(o) for o in cited)
     if shape.kind == "yesno":
         if answer.lower().split(" ")[0].strip(",.;:!") not in ("yes", "no"):
             return 'start the answer with "yes" or "no"'
-        missing = [
-            s for s in shape.options if not set(content_words(s)) & set(content_words(cited))
-        ]
+        missing = [s for s in shape.options if not set(content_words(s)) & set(content_words(said))]
         if missing:
             return f"cite claims about each of: {', '.join(shape.options)}"
-        said = yes_no(question, shape, [ranked[n - 1] for n in reply.claims])
-        if said is not None and not answer.lower().startswith(said.text):
-            # "Yes" for two airports the cited claims place in New York and in Louisiana;
-            # "yes, both British" when one cited claim says the magazine was from Texas
-            return f'the cited claims say "{said.text}": answer from what they state'
         return ""
     if shape.kind == "choice":
         if not any(_contains(answer, option) for option in shape.options):
@@ -92,14 +118,17 @@ def _problem(reply: ModelAnswer, question: str, shape: Shape, ranked: Sequence[R
     if words and not numbers_in(answer) and words <= set(content_words(question)):
         # "If Gallu is a demon Lilu is what?" → "Lilu": the local model named the subject.
         return "the answer only repeats words of the question; answer with what the claims say"
-    if shape.kind != "how" and _restates_a_claim(answer, [ranked[n - 1] for n in reply.claims]):
+    if shape.kind != "how" and _restates_a_claim(answer, [o.item for o in cited]):
         # "Lilu is what?" → the whole claim "Lilu is a masculine Akkadian word for a
         # spirit, related to Alû, demon.": the reader still has to find the answer in it.
         return "give only the short answer (a name, a date, a few words), not the claim"
-    absent = [w for w in content_words(answer) if w not in set(content_words(cited))]
-    absent += sorted(numbers_in(answer) - numbers_in(cited))
+    absent = [w for w in content_words(answer) if w not in set(content_words(said))]
+    absent += sorted(numbers_in(answer) - numbers_in(said))
     if absent:
-        return f"the cited claims do not contain: {', '.join(absent)}; answer from their words"
+        return (
+            f"the cited claims and their passages do not contain: {', '.join(absent)}; "
+            "answer from their words"
+        )
     return ""
 
 
@@ -118,8 +147,9 @@ def _restates_a_claim(answer: str, cited: Sequence[Ranked]) -> bool:
     )
 
 
-def _evidence(item: Ranked) -> str:
-    return " ".join([item.claim.text, *(e.quote for e in item.claim.evidence)])
+def _evidence(offered: Offered) -> str:
+    claim = offered.item.claim
+    return " ".join([claim.text, *(e.quote for e in claim.evidence), offered.context])
 
 
 def _contains(answer: str, option: str) -> bool:
@@ -127,22 +157,104 @@ def _contains(answer: str, option: str) -> bool:
     return bool(wanted) and wanted <= set(content_words(answer))
 
 
+def shown_claims(
+    ranked: Sequence[Ranked], pages: Mapping[str, Page], tokens: int
+) -> tuple[list[Offered], str]:
+    """The claims offered (best-ranked first, as many as fit ``tokens`` with their
+    passages) and the fenced block that shows them, page by page: a page's passages in
+    page order, under its title, each claim's sentence replaced by the claim, numbered."""
+    chosen: list[tuple[Ranked, Passage | None]] = []
+    for item in ranked:
+        passage = claim_passage(item.claim, pages)
+        options = [passage, _core(item, pages)] if passage is not None else [None]
+        for option in options:
+            if _tokens([*chosen, (item, option)]) <= tokens:
+                chosen.append((item, option))
+                break
+    shown = merged(p for _, p in chosen if p is not None)
+    offered: list[Offered] = []
+    lines: list[str] = []
+    placed: set[str] = set()
+    for source_id in dict.fromkeys(p.source_id for p in shown):
+        passages = [p for p in shown if p.source_id == source_id]
+        lines += [""] if lines else []
+        lines.append(f"PAGE: {passages[0].title}")
+        for number, passage in enumerate(passages):
+            lines += ["…"] if number else []
+            for sentence in passage.sentences:
+                here = [
+                    item for item, p in chosen
+                    if p is not None and item.claim.id not in placed
+                    and _quoted_at(item, source_id, sentence)
+                ]  # fmt: skip
+                for item in here:
+                    placed.add(item.claim.id)
+                    offered.append(Offered(item, passage.text))
+                    lines.append(f"[{len(offered)}] {item.claim.text}")
+                if not here:
+                    lines.append(sentence.text)
+    for item, _ in chosen:
+        if item.claim.id not in placed:
+            offered.append(Offered(item, ""))
+            lines.append(f"[{len(offered)}] {item.claim.text}")
+    return offered, fenced("CLAIMS", lines)
+
+
+def _core(item: Ranked, pages: Mapping[str, Page]) -> Passage | None:
+    """The claim's own sentence alone, when its passage does not fit."""
+    return claim_passage(item.claim, pages, tokens=0)
+
+
+def _quoted_at(item: Ranked, source_id: str, sentence: Sentence) -> bool:
+    """Whether one of ``item``'s quotes on page ``source_id`` stands in ``sentence``."""
+    return any(
+        e.source_id == source_id and e.start < sentence.end and sentence.start < e.end
+        for e in item.claim.evidence
+    )
+
+
+def _tokens(chosen: Sequence[tuple[Ranked, Passage | None]]) -> int:
+    shown = merged(p for _, p in chosen if p is not None)
+    alone = [i.claim.text for i, p in chosen if p is None]
+    return sum(p.tokens for p in shown) + sum(estimate_tokens(t) + 2 for t in alone)
+
+
 async def model_answer(
-    step: ModelStep, question: str, shape: Shape, ranked: Sequence[Ranked]
-) -> Span | None:
-    """The model's checked answer, or ``None`` when it has none or every reply failed."""
-    block = "\n".join(f"[{n}] {item.claim.text}" for n, item in enumerate(ranked, start=1))
+    step: ModelStep,
+    question: str,
+    shape: Shape,
+    ranked: Sequence[Ranked],
+    pages: Mapping[str, Page],
+    tokens: int,
+) -> ModelSaid:
+    """The model's checked answer to ``question`` over ``ranked`` claims, its whole prompt
+    within about ``tokens``; an empty answer with the reason when it gives none or every
+    reply failed the check."""
     hint = _HINTS.get(shape.kind, "")
     if shape.kind == "choice":
         hint = f"The answer is one of: {' or '.join(shape.options)}."
-    prompt = f"CLAIMS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}\n{hint}"
+    room = tokens - estimate_tokens(f"{SYSTEM} {question} {hint}") - _PROMPT_SLACK
+    offered, block = shown_claims(ranked, pages, room)
+    if not offered:
+        return ModelSaid("", (), "no claim fits the answer step's budget")
+    prompt = f"{block}\n\nQUESTION: {question}\n{hint}"
     try:
-        reply = await step.ask(SYSTEM, prompt, _reply_type(question, shape, ranked), "Answer")
-    except (InvalidOutput, ModelTimeout):
-        return None
+        reply = await step.ask(SYSTEM, prompt, _reply_type(question, shape, offered), "Answer")
+    except InvalidOutput as exc:
+        return ModelSaid("", (), f"no answer of the model passed the check: {_last(exc)}")
+    except ModelTimeout as exc:
+        return ModelSaid("", (), f"the model did not answer in time ({exc})")
     if not reply.answer.strip():
-        return None
+        return ModelSaid("", (), "the model found no answer in the claims")
     basis: list[str] = []
     for number in reply.claims:
-        basis += [i for i in ranked[number - 1].basis if i not in basis]
-    return Span(reply.answer.strip(), tuple(basis))
+        basis += [i for i in offered[number - 1].item.basis if i not in basis]
+    return ModelSaid(reply.answer.strip(), tuple(basis))
+
+
+def _last(error: InvalidOutput) -> str:
+    """The last reason a reply was rejected, as one line without the schema's framing."""
+    line = error.feedback[-1].strip().splitlines()[-1] if error.feedback else str(error)
+    for prefix in ("- ", "(top level): ", "Value error, "):
+        line = line.removeprefix(prefix)
+    return line

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from assay.budget import Budget
-from assay.claims.extract import ClaimExtractor, ExtractiveExtractor, ModelExtractor
+from assay.claims.extract import ClaimExtractor, ExtractiveExtractor
 from assay.claims.judge import Judge
+from assay.claims.model_extract import ModelExtractor
 from assay.claims.model_judge import ModelJudge
 from assay.engines.extractive.judge import ExtractiveJudge
 from assay.models import Model

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from assay.answers import NO_ANSWER, Answer, answer_question
 from assay.claims.engine import RunSources
+from assay.claims.passages import run_pages
 from assay.protocols.deep import output
 from assay.protocols.deep.detect import SearchMethod
 from assay.protocols.deep.findings import Findings, Review
@@ -82,8 +83,9 @@ async def write_report(
     claims = {c.id: c for g in synthesis.groups for c in g.claims}
     leads = [g.lead for g in synthesis.groups]
     answer = await answer_question(
-        topic, leads, model=context.model, budget=context.budget, meter=context.meter
-    )
+        topic, leads, model=context.model, budget=context.budget, meter=context.meter,
+        pages=run_pages(run.source_ledger) if context.model is not None else None,
+    )  # fmt: skip
     cites = synthesis.citations
     opening = answer_line(answer, claims, cites)
     groups = synthesis.groups[:PROSE_FACTS]

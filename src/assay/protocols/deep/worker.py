@@ -123,6 +123,7 @@ class Worker:
             note.query,
             read.text,
             lambda sentence: fact_relevance(self._questions, sentence, note.title).relevant,
+            title=read.record.title or note.title,
             max_claims=FACTS_PER_SOURCE,
         )
         record_claims(

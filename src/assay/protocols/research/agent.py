@@ -9,8 +9,10 @@ it, records it, and holds the rules a policy cannot break:
 - claims are extracted and appended right after each source is read, never batched;
 - every source and claim gets its relevance to the question (or to the follow-up search
   it was gathered for) in its ledger line, and a claim's text names its page's subject;
-- when the policy finishes a reading round, the harness asks what is still missing and
-  searches for it (hops.py), for at most ``MAX_ROUNDS`` rounds in all;
+- without a model, when the policy finishes a reading round, the harness asks what is
+  still missing and searches for it (hops.py), for at most ``MAX_ROUNDS`` rounds in all;
+  with one, every page read may name the next search and the hop loop stops when the
+  model says the question is answered or its budgets end it (hoploop.py, rounds.py);
 - the loop ends on the first turn without a tool call (``finish``) that leaves nothing to
   look for, or after ``max_steps`` turns, and always within the run's budgets;
 - a run resumed from its files skips what its files say is done.
@@ -25,12 +27,11 @@ from typing import Literal
 
 from assay.claims.crosscheck import corroborate_and_verify
 from assay.claims.engine import RunSources
-from assay.claims.extract import ExtractiveExtractor, extract_on_topic, record_claims
+from assay.claims.extract import ExtractiveExtractor, PageReading, read_on_topic, record_claims
 from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,
     PhaseStarted,
-    SearchRound,
     ToolOpenUrl,
     ToolReadSkill,
     ToolWorkspace,
@@ -38,7 +39,6 @@ from assay.events import (
 )
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, ModelTimeout
-from assay.models.step import ModelStep
 from assay.protocols.research.actions import (
     Action,
     Finish,
@@ -52,14 +52,8 @@ from assay.protocols.research.actions import (
     WebSearch,
     WritePlan,
 )
-from assay.protocols.research.hops import (
-    HOP_SOURCES,
-    MAX_ROUNDS,
-    Hop,
-    bridge_hop,
-    model_hop,
-    side_targets,
-)
+from assay.protocols.research.hoploop import HopBudget, HopLoop
+from assay.protocols.research.hops import side_targets
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.policy import (
     POLICY_SEARCHES,
@@ -69,6 +63,7 @@ from assay.protocols.research.policy import (
     Policy,
 )
 from assay.protocols.research.restore import offered_results, skipped_urls
+from assay.protocols.research.rounds import SearchRounds
 from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
@@ -81,10 +76,8 @@ from assay.text import content_words
 
 MAX_STEPS = 30
 """Searches the policy may ask for; follow-up rounds search on top of these."""
-MAX_SEARCHES = POLICY_SEARCHES + 2 * (MAX_ROUNDS - 1)
 MAX_POLICY_FAILURES = 3
 _LEAD_CHARS = 1_000  # a source's relevance is judged on its title and its lead
-_SNIPPET = 120  # characters of a result snippet the model sees (a small model, many turns)
 
 
 class Escalate(HandOver):
@@ -95,7 +88,7 @@ class Escalate(HandOver):
         self.reason = reason
 
 
-class ResearchHarness:
+class ResearchHarness(SearchRounds):
     def __init__(
         self,
         context: RunContext,
@@ -106,6 +99,8 @@ class ResearchHarness:
         workspace: Workspace | None = None,
         max_steps: int = MAX_STEPS,
     ) -> None:
+        """With a model, the hop loop's budget is the settings' ``hop_*`` (an ask run
+        reads at most one page more than its sources)."""
         self.context = context
         self.run = context.run
         self.policy = policy
@@ -123,6 +118,14 @@ class ResearchHarness:
         self.session: GatherSession | None = None
         self.targets: list[str] = [self.state.topic, *side_targets(self.state.topic)]
         self.rounds = 1
+        self.hops: HopLoop | None = None
+        if context.model is not None and mode != "workspace":
+            settings = context.settings
+            pages = settings.hop_pages
+            pages = pages if mode == "web" else min(pages, target_sources + 1)
+            budget = HopBudget(pages, settings.hop_tokens, settings.hop_seconds)
+            self.hops = HopLoop(self.state.topic, budget, context.meter)
+            self.state.target_sources = pages  # the code policy reads on; the loop stops it
         self._failures = 0
         self._fallback = ExtractivePolicy()
         self._restore()
@@ -167,6 +170,8 @@ class ResearchHarness:
         self.run.events.emit(PhaseStarted(phase="gather"))
         for step in range(self.max_steps):
             self.context.budget.check()
+            if self._hops_stopped():
+                break
             self.state.steps_left = self.max_steps - step
             action = await self._decide()
             if isinstance(action, Finish):
@@ -177,6 +182,7 @@ class ResearchHarness:
             await self._act(action)
         else:
             self._warn(f"step budget of {self.max_steps} turns reached", "max_steps")
+            self._end_hops(f"step budget of {self.max_steps} turns reached")
         self.run.events.emit(
             PhaseFinished(phase="gather", detail=f"{len(self.state.read)} sources")
         )
@@ -277,70 +283,6 @@ class ResearchHarness:
             return
         await self._run_search(action.queries, first=False)
 
-    async def _run_search(self, queries: list[str], *, first: bool) -> list[tuple[str, str]]:
-        """Search; new results join the offers with their snippets and dates (``first``:
-        ahead of what earlier rounds offered, best match to the round's targets first)."""
-        if self.session is None:
-            return []
-        outcome = await self.session.search(queries)
-        self.state.searches += 1
-        self.state.searched.update(q.lower() for q in queries)
-        offered = {url for _, url in self.state.offered}
-        fresh: list[tuple[str, str]] = []
-        for result in outcome.results:
-            if result.url not in offered:
-                offered.add(result.url)
-                fresh.append((result.title, result.url))
-                dated = f" ({result.published_date[:10]})" if result.published_date else ""
-                self.state.snippets[result.url] = (
-                    " ".join(result.snippet.split())[:_SNIPPET] + dated
-                )
-        if first:
-            targets = self.targets[-2:]
-            fresh.sort(
-                key=lambda o: -best_relevance(targets, self.state.snippets[o[1]], title=o[0]).score
-            )
-            self.state.offered = fresh + self.state.offered
-        else:
-            self.state.offered += fresh
-        self.state.notes.append(f"search gave {outcome.result_count} results")
-        return fresh
-
-    async def _follow_up(self) -> bool:
-        """After a reading round: search for what is still missing (hops.py); whether a
-        new round started."""
-        if self.session is None or self.rounds >= MAX_ROUNDS:
-            return False
-        if self.state.searches >= MAX_SEARCHES:
-            return False
-        claims = self.run.claim_ledger.claims()
-        if self.context.model is not None:
-            step = ModelStep(
-                self.context.model, budget=self.context.budget, meter=self.context.meter,
-                max_tokens=150, retries=1,
-            )  # fmt: skip
-            hop = await model_hop(step, self.state.topic, claims, self.state.searched)
-        else:
-            hop = bridge_hop(self.state.topic, claims, self.state.searched)
-        if hop is None:
-            return False
-        self.rounds += 1
-        self._record_round(hop)
-        self.targets += [t for t in hop.targets if t not in self.targets]
-        # The round's best results are read at once: no policy turn is spent on them.
-        for _, url in (await self._run_search(list(hop.queries), first=True))[:HOP_SOURCES]:
-            self.context.budget.check()
-            await self._read_url(url)
-        return True
-
-    def _record_round(self, hop: Hop) -> None:
-        self.run.events.emit(
-            SearchRound(round=self.rounds, missing=hop.missing, queries=list(hop.queries))
-        )
-        if self.plan is not None:
-            self.plan.rounds.append(f"round {self.rounds}: looking for {hop.missing}")
-            self.plan.write(self.run)
-
     async def _read_url(self, url: str) -> None:
         if self.session is None or url in self.state.read:
             return
@@ -400,20 +342,22 @@ class ResearchHarness:
         its relevance; the source's own relevance (title and lead) goes in its line."""
         lead = text[:_LEAD_CHARS]
         self.run.source_ledger.annotate(source_id, relevance=self._relevance(lead, title).to_json())
+        known = self.hops.known(self.run.claim_ledger.claims()) if self.hops else None
+        reading: PageReading | None
         try:
-            drafts, created_by = await extract_on_topic(
-                self.context.extractor,
-                self.state.topic,
-                text,
+            reading = await read_on_topic(
+                self.context.extractor, self.state.topic, text,
                 lambda sentence: self._relevance(sentence, title).relevant,
-            )
+                title=title or "", known=known,
+            )  # fmt: skip
+            drafts, created_by = reading.drafts, reading.created_by
         except (InvalidOutput, ModelTimeout) as exc:
             self._warn(
                 f"claims of {source_id} by the extractive engine: the model failed ({exc})",
                 "extractor_fallback",
             )
             drafts = await ExtractiveExtractor().extract(self.state.topic, text)
-            created_by = ExtractiveExtractor.name
+            created_by, reading = ExtractiveExtractor.name, None
         recorded = record_claims(
             self.run,
             source_id,
@@ -424,6 +368,7 @@ class ResearchHarness:
             relevance_of=lambda claim: self._relevance(claim, title),
         )
         self.state.claims += len(recorded)
+        await self._after_read(reading)
 
     async def _verify(self) -> None:
         if "verify" in self._done():

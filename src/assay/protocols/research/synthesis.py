@@ -2,11 +2,14 @@
 
 The answer is the short, direct answer to the question (assay.answers), followed by the
 claims it rests on; when nothing answers, "No direct answer found" and the closest
-evidence. Findings show only claims relevant to the question (or to the sub-question or
-follow-up search they were gathered for), grouped under it: off-topic claims stay in the
-ledger and are counted, never presented. With a model, a written summary comes
-first, each sentence checked against the quotes it cites (prose.py). Each plan question
-is ticked when a relevant claim answers it; the others are the open questions.
+evidence. With a model, the model reads each claim in its passage of the run's snapshots;
+a rule that reads the claims otherwise is shown under the answer as a flag, and the
+answer, its reason and its flags are the run's ``research.answer`` event. Findings show
+only claims relevant to the question (or to the sub-question or follow-up search they
+were gathered for), grouped under it: off-topic claims stay in the ledger and are
+counted, never presented. With a model, a written summary comes first, each sentence
+checked against the quotes it cites (prose.py). Each plan question is ticked when a
+relevant claim answers it; the others are the open questions.
 Everything is built by code from the claim ledger, so nothing is unattributed.
 """
 
@@ -14,8 +17,9 @@ from __future__ import annotations
 
 from assay.answers import NO_ANSWER, Answer, answer_question
 from assay.answers.ranking import rank, usable
+from assay.claims.passages import run_pages
 from assay.claims.relevance import recorded_relevant
-from assay.events import ReportUpdated
+from assay.events import AnswerGiven, ReportUpdated
 from assay.models.step import ModelStep
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.prose import written_summary
@@ -79,15 +83,23 @@ async def write_report(context: RunContext, plan: Plan | None, model_answer: str
     claims = run.claim_ledger.claims()
     sources = run.source_ledger.records()
     answer = await answer_question(
-        run.info.topic, claims, model=context.model, budget=context.budget, meter=context.meter
-    )
+        run.info.topic, claims, model=context.model, budget=context.budget, meter=context.meter,
+        pages=run_pages(run.source_ledger) if context.model is not None else None,
+    )  # fmt: skip
+    given = AnswerGiven(
+        text=answer.text, claim_ids=list(answer.claim_ids), method=answer.method,
+        reason=answer.reason or None, flags=[f.to_json() for f in answer.flags] or None,
+    )  # fmt: skip
+    run.events.emit(given)
     if plan is not None and answer.found:
         for question in plan.questions:
             if question.rstrip("?") == run.info.topic.rstrip("?"):
                 plan.answer(question, answer.claim_ids[0])
     await tick_plan(context, plan, claims)
     relevant = [c for c in claims if recorded_relevant(c)]
-    summary: tuple[str, ...] = ()
+    summary: tuple[str, ...] = tuple(
+        f"_Flag: {neutralize(flag.describe())}._" for flag in answer.flags
+    )
     if context.model is not None:
         step = ModelStep(
             context.model, budget=context.budget, meter=context.meter, max_tokens=400, retries=1
@@ -95,7 +107,7 @@ async def write_report(context: RunContext, plan: Plan | None, model_answer: str
         ranked = [r.claim for r in rank(run.info.topic, usable(claims))]
         written = await written_summary(step, run.info.topic, ranked)
         if written is not None:
-            summary = written.lines
+            summary += written.lines
             if written.dropped:
                 summary += (
                     f"_{written.dropped} written sentences were dropped: their cited quotes "

@@ -27,6 +27,7 @@ from typing import Any
 from assay.answers import answer_question
 from assay.claims.crosscheck import corroborate_and_verify
 from assay.claims.normalize import locate
+from assay.claims.passages import run_pages
 from assay.config import Settings
 from assay.errors import BudgetExhausted, ConfigError, ProviderError, RunError
 from assay.events import PhaseFinished, PhaseStarted, ReportUpdated
@@ -199,6 +200,7 @@ class _Flow:
         made.answer = await answer_question(
             self.question, list(claims.values()), model=self.model, budget=context.budget,
             meter=context.meter,
+            pages=run_pages(context.run.source_ledger) if self.model is not None else None,
         )  # fmt: skip
         if self.model is not None:
             try:

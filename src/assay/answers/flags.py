@@ -1,0 +1,60 @@
+"""Flags on an answer: where a rule reads the claims otherwise than the model answered.
+
+With a model, the answer is the model's, checked by code against what it cites
+(model_step.py); the extractive rules (spans, typed spans, comparisons) still read the same
+claims, and their answer is kept only as a flag when it differs — a yes/no of the other
+polarity, another name or date, or an answer where the model found none — so a reader
+(and an evaluation) sees the disagreement without the rule ever replacing the model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assay.answers.kinds import Shape
+from assay.claims.normalize import numbers_in
+from assay.text import content_words
+
+
+@dataclass(frozen=True)
+class AnswerFlag:
+    """A rule that answers otherwise than the model did."""
+
+    rule: str
+    """The rule, as an answer's method names it (``extractive:yesno``)."""
+    rule_answer: str
+    model_answer: str
+    """"" when the model gave no answer."""
+
+    def to_json(self) -> dict[str, str]:
+        return {"rule": self.rule, "ruleAnswer": self.rule_answer, "modelAnswer": self.model_answer}
+
+    def describe(self) -> str:
+        said = f"“{self.model_answer}”" if self.model_answer else "no answer"
+        reads = f"the rule {self.rule} reads the claims as “{self.rule_answer}”"
+        return f"{reads}; the model gave {said}"
+
+
+def disagreement(shape: Shape, model_answer: str, rule: str, rule_answer: str) -> AnswerFlag | None:
+    """The flag for a rule's answer that differs from the model's, or None when they agree
+    (or the rule has none)."""
+    if not rule_answer.strip() or agree(shape, model_answer, rule_answer):
+        return None
+    return AnswerFlag(rule, rule_answer.strip(), model_answer.strip())
+
+
+def agree(shape: Shape, first: str, second: str) -> bool:
+    """Whether two answers say the same: the same yes or no; otherwise the same numbers and
+    the content words of one all in the other ("Ohio" and "Columbus, Ohio" agree)."""
+    if not first.strip() or not second.strip():
+        return False
+    if shape.kind == "yesno":
+        return _polarity(first) == _polarity(second)
+    if numbers_in(first) != numbers_in(second):
+        return False
+    one, other = set(content_words(first)), set(content_words(second))
+    return bool(one and other) and (one <= other or other <= one)
+
+
+def _polarity(answer: str) -> str:
+    return answer.strip().lower().split(" ")[0].strip(",.;:!")
