@@ -2,7 +2,9 @@
 
 One call sends a system prompt and a conversation, asks for one output type (a pydantic
 model or a discriminated union of actions), validates the reply, and on an invalid reply
-tells the model what was wrong and asks again, at most ``retries`` more times. Each
+tells the model what was wrong and asks again, at most ``retries`` more times. A reply's
+reasoning (``<think>…</think>``) is stripped here, before anything parses, echoes or shows
+it (``models/reasoning.py``). Each
 attempt is one model request: it asks the budget first, has ``max_tokens`` and a timeout
 that never reaches past the call's deadline or the run's remaining wall time, and its
 usage goes to the budget and the meter.
@@ -28,6 +30,7 @@ from assay.budget import Budget
 from assay.errors import ProviderError
 from assay.models.base import Message, Model, ModelTimeout, Reply, Request
 from assay.models.output import OutputInvalid, OutputType
+from assay.models.reasoning import strip_reasoning
 from assay.models.usage import CallUsage, UsageMeter, measure
 
 T = TypeVar("T")
@@ -50,7 +53,7 @@ class CallResult(Generic[T]):
 
     output: T
     text: str
-    """The raw text of the reply that validated."""
+    """The text of the reply that validated, without its reasoning."""
     model: str
     attempts: int
     usage: CallUsage
@@ -123,7 +126,7 @@ async def typed_call(
             meter.record(usage)
         if reply is None:
             raise ModelTimeout(f"{model.name}: no reply within {left:.1f} s (attempt {attempt})")
-        text = reply.text
+        text = strip_reasoning(reply.text)
         try:
             value = spec.parse(text)
         except OutputInvalid as exc:
