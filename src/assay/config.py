@@ -112,7 +112,13 @@ class Settings(BaseSettings):
     model_output_mode: Literal["json_schema", "prompted_json", "tool"] | None = Field(
         None, description="override the model profile's structured-output mode"
     )
-    model_context_window: int | None = Field(None, ge=512)
+    context_tokens: int | None = Field(
+        None,
+        ge=512,
+        le=10_000_000,
+        description="the model's context window in tokens, prompt and reply together; "
+        "default: the server's own (llama.cpp) or the provider's",
+    )
     model_max_tokens: int | None = Field(None, ge=16)
     model_price_input: float | None = Field(None, ge=0, description="USD per 1M input tokens")
     model_price_output: float | None = Field(None, ge=0, description="USD per 1M output tokens")

@@ -79,6 +79,17 @@ AllowBaseUrlOpt = _offer(
 AllowSearxngUrlOpt = _offer(
     "--allow-searxng-url", "URL", "Another SearXNG instance requests may pick"
 )
+ContextTokensOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--context-tokens",
+        min=512,
+        metavar="N",
+        help="The model's context window (prompt + reply); default: the server's or the "
+        "provider's.",
+        show_default=False,
+    ),
+]
 BudgetTokensOpt = Annotated[
     int | None, typer.Option("--budget-tokens", min=1, help="Stop after this many model tokens.")
 ]
@@ -96,6 +107,7 @@ class CommonOptions:
     searxng_url: str | None = None
     model: str | None = None
     base_url: str | None = None
+    context_tokens: int | None = None
     allow_hosts: list[str] = field(default_factory=list)
     budget_tokens: int | None = None
     budget_time: float | None = None
@@ -116,6 +128,7 @@ class CommonOptions:
             "searxng_url": self.searxng_url,
             "model": self.model,
             "base_url": self.base_url,
+            "context_tokens": self.context_tokens,
             "allow_hosts": self.allow_hosts or None,
             "budget_tokens": self.budget_tokens,
             "budget_time": self.budget_time,
@@ -139,6 +152,7 @@ _COMMON: tuple[tuple[str, Any, object], ...] = (
     ("searxng_url", SearxngUrlOpt, None),
     ("model", ModelOpt, None),
     ("base_url", BaseUrlOpt, None),
+    ("context_tokens", ContextTokensOpt, None),
     ("allow_host", AllowHostOpt, None),
     ("budget_tokens", BudgetTokensOpt, None),
     ("budget_time", BudgetTimeOpt, None),
