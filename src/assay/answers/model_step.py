@@ -130,14 +130,24 @@ def _contains(answer: str, option: str) -> bool:
 async def model_answer(
     step: ModelStep, question: str, shape: Shape, ranked: Sequence[Ranked]
 ) -> Span | None:
-    """The model's checked answer, or ``None`` when it has none or every reply failed."""
-    block = "\n".join(f"[{n}] {item.claim.text}" for n, item in enumerate(ranked, start=1))
+    """The model's checked answer, or ``None`` when it has none or every reply failed.
+
+    The claims come best first: where the model's window cannot hold them all, the last
+    ones are left out (``ModelStep.fit``)."""
     hint = _HINTS.get(shape.kind, "")
     if shape.kind == "choice":
         hint = f"The answer is one of: {' or '.join(shape.options)}."
-    prompt = f"CLAIMS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}\n{hint}"
+
+    def prompt(kept: Sequence[int]) -> str:
+        block = "\n".join(f"[{n}] {ranked[i].claim.text}" for n, i in enumerate(kept, start=1))
+        return f"CLAIMS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}\n{hint}"
+
+    fitted = await step.fit(SYSTEM, prompt, len(ranked), ModelAnswer)
+    ranked = [ranked[i] for i in fitted.kept]
     try:
-        reply = await step.ask(SYSTEM, prompt, _reply_type(question, shape, ranked), "Answer")
+        reply = await step.ask(
+            SYSTEM, fitted.prompt, _reply_type(question, shape, ranked), "Answer"
+        )
     except (InvalidOutput, ModelTimeout):
         return None
     if not reply.answer.strip():

@@ -10,7 +10,7 @@ for numbers, not copies). The extractive extractor uses the picker's sentences a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -105,13 +105,16 @@ class ModelExtractor(ModelStep):
         )
         if not picked:
             return []
-        block = "\n".join(f"[{n}] {p.sentence}" for n, p in enumerate(picked, start=1))
-        reply = await self.ask(
-            SYSTEM.replace("MAX", str(max_claims)),
-            f"SENTENCES:\n<<<\n{block}\n>>>\n\nQUESTION: {question}",
-            _reply_type(len(picked)),
-            "Claims",
-        )
+        system = SYSTEM.replace("MAX", str(max_claims))
+
+        def prompt(kept: Sequence[int]) -> str:
+            block = "\n".join(f"[{n}] {picked[i].sentence}" for n, i in enumerate(kept, start=1))
+            return f"SENTENCES:\n<<<\n{block}\n>>>\n\nQUESTION: {question}"
+
+        worst_first = sorted(range(len(picked)), key=lambda i: picked[i].score)
+        fitted = await self.fit(system, prompt, len(picked), ClaimList, drop_order=worst_first)
+        picked = [picked[i] for i in fitted.kept]
+        reply = await self.ask(system, fitted.prompt, _reply_type(len(picked)), "Claims")
         drafts: list[DraftClaim] = []
         for item in reply.claims[:max_claims]:
             source = picked[item.sentence - 1]
