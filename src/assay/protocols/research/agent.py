@@ -36,6 +36,7 @@ from assay.events import (
     ToolWorkspace,
     WarningEvent,
 )
+from assay.gather.reliability import reading_bonus
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, ModelTimeout
 from assay.models.step import ModelStep
@@ -297,9 +298,13 @@ class ResearchHarness:
                 )
         if first:
             targets = self.targets[-2:]
-            fresh.sort(
-                key=lambda o: -best_relevance(targets, self.state.snippets[o[1]], title=o[0]).score
-            )
+
+            def worth(offer: tuple[str, str]) -> float:  # relevance, then the source's kind
+                title, url = offer
+                relevance = best_relevance(targets, self.state.snippets[url], title=title)
+                return relevance.score + reading_bonus(url)
+
+            fresh.sort(key=lambda o: -worth(o))
             self.state.offered = fresh + self.state.offered
         else:
             self.state.offered += fresh
