@@ -187,3 +187,38 @@ def test_a_cached_page_of_an_excluded_domain_is_not_served(lab: Lab, tmp_path: P
     assert _fetch(url, DomainRule(), names, cache) == url  # cached under no rule
     with pytest.raises(PolicyViolation, match="excluded"):
         _fetch(url, DomainRule.parse(exclude=["example.com"]), names, cache)
+
+
+def test_the_report_lists_each_sources_kind(tmp_path: Path) -> None:
+    from assay.report.claims_report import render_claims_report
+    from assay.store.sources import SourceLedger
+
+    ledger = SourceLedger(tmp_path, fsync=False)
+    common = {"text": "Text.", "content_type": "text/html", "accessed_at": "2026-12-01T00:00Z"}
+    ledger.add(url="https://en.wikipedia.org/wiki/A", final_url="https://en.wikipedia.org/wiki/A",
+               title="A", reliability="reference", **common)  # fmt: skip
+    ledger.add(url="http://lab.test/b", final_url="http://lab.test/b", title="B",
+               reliability="unknown", **common)  # fmt: skip
+    ledger.add(url="http://old.test/c", final_url="http://old.test/c", title="C", **common)
+    report = render_claims_report("T", [], ledger.records(), written_by="test")
+    assert (
+        "1. A — <https://en.wikipedia.org/wiki/A> (reference source · accessed 2026-12-01)"
+        in report
+    )
+    assert "2. B — <http://lab.test/b> (accessed 2026-12-01)" in report  # unknown: not said
+    assert "3. C — <http://old.test/c> (accessed 2026-12-01)" in report  # a run from before
+
+
+def test_the_sources_kind_reorders_equally_relevant_results_only() -> None:
+    from assay.protocols.research.agent import reading_order
+
+    targets = ["How tall is the Halvorsen Lighthouse?"]
+    same = "The Halvorsen Lighthouse is 41 metres tall."
+    offers = [("Lighthouse", "https://www.reddit.com/r/a"), ("Lighthouse", "https://nasa.gov/a")]
+    snippets = {url: same for _, url in offers}
+    assert [url for _, url in reading_order(offers, targets, snippets)] == [
+        "https://nasa.gov/a",
+        "https://www.reddit.com/r/a",
+    ]
+    snippets["https://nasa.gov/a"] = "Kessler sourdough is a rye bread."  # off the question
+    assert reading_order(offers, targets, snippets)[0][1] == "https://www.reddit.com/r/a"

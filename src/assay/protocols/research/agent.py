@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Literal
 
@@ -297,14 +298,7 @@ class ResearchHarness:
                     " ".join(result.snippet.split())[:_SNIPPET] + dated
                 )
         if first:
-            targets = self.targets[-2:]
-
-            def worth(offer: tuple[str, str]) -> float:  # relevance, then the source's kind
-                title, url = offer
-                relevance = best_relevance(targets, self.state.snippets[url], title=title)
-                return relevance.score + reading_bonus(url)
-
-            fresh.sort(key=lambda o: -worth(o))
+            fresh = reading_order(fresh, self.targets[-2:], self.state.snippets)
             self.state.offered = fresh + self.state.offered
         else:
             self.state.offered += fresh
@@ -470,3 +464,16 @@ class ResearchHarness:
 
     def _warn(self, message: str, code: str) -> None:
         self.run.events.emit(WarningEvent(message=message, code=code))
+
+
+def reading_order(
+    offers: list[tuple[str, str]], targets: Sequence[str], snippets: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """(title, url) offers best first: relevance to the targets, plus the small weight of
+    the source's kind (``gather/reliability.READING_WEIGHT``)."""
+
+    def worth(offer: tuple[str, str]) -> float:
+        title, url = offer
+        return best_relevance(targets, snippets[url], title=title).score + reading_bonus(url)
+
+    return sorted(offers, key=lambda offer: -worth(offer))
