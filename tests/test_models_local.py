@@ -203,3 +203,18 @@ def test_a_served_request_cannot_reach_a_shorthands_server_it_was_not_offered(
     ):
         with pytest.raises(BadInputError):
             resolved(**refused)
+
+
+def test_context_tokens_through_the_cli_and_the_environment(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from assay.cli import app
+    from assay.cli.options import CommonOptions
+
+    assert CommonOptions(context_tokens=4096).settings().context_tokens == 4096
+    monkeypatch.setenv("ASSAY_CONTEXT_TOKENS", "16384")
+    assert CommonOptions().settings().context_tokens == 16384
+    result = CliRunner().invoke(app, ["ask", "Q?", "--context-tokens", "100", "--quiet"])
+    assert result.exit_code == 2 and "--context-tokens" in result.output
