@@ -218,3 +218,24 @@ def test_context_tokens_through_the_cli_and_the_environment(
     assert CommonOptions().settings().context_tokens == 16384
     result = CliRunner().invoke(app, ["ask", "Q?", "--context-tokens", "100", "--quiet"])
     assert result.exit_code == 2 and "--context-tokens" in result.output
+
+
+def test_a_key_brought_for_a_shorthands_default_server_meets_the_address_guard(
+    isolated_home: Path,
+) -> None:
+    from assay.web.app import ServerConfig, create_app
+    from test_web_api import api_client, run_async, wait_done
+
+    settings = load_settings(home=isolated_home, search="local")  # no allow_hosts
+    app = create_app(ServerConfig(settings))
+    body = {"topic": "Capital of France?", "model": "llamacpp:x", "api_key": "own-key-123456"}
+
+    async def scenario() -> None:
+        async with api_client(app) as client:
+            started = await client.post("/api/v1/runs", json=body)
+            assert started.status_code == 202, started.text
+            detail = await wait_done(client, started.json()["id"])
+            assert detail["status"] == "failed"
+            assert "127.0.0.1 is loopback and not allow-listed" in detail["run"]["reason"]
+
+    run_async(scenario)
