@@ -194,10 +194,16 @@ def test_a_scripted_model_writes_a_grounded_synthesis(
 def test_phase0_probes_the_tool_not_the_topic(
     tower_lab: Lab, isolated_home: Path, tmp_path: Path
 ) -> None:
+    from assay.protocols.searchwatch import NoSearchResults
+
     lines: list[str] = []
-    result = deep(tower_lab, isolated_home, tmp_path, "Zorblax", echo=lines.append)
-    assert result.search_method == "built-in" and result.status == "done"
+    with pytest.raises(NoSearchResults, match="every search came back empty"):
+        deep(tower_lab, isolated_home, tmp_path, "Zorblax", echo=lines.append)  # nothing on it
     assert "probe query 'history'" in lines[0]
+    [run] = (isolated_home / "runs").iterdir()
+    log = [json.loads(line) for line in (run / "run.log.jsonl").read_text().splitlines()]
+    [method] = [r["data"] for r in log if r["type"] == "deep.search_method"]
+    assert method["method"] == "built-in"  # the probe found the tool working
 
 
 @pytest.fixture(scope="module")

@@ -68,8 +68,10 @@ def test_search_then_read_records_snapshots_sources_and_events(lab: Lab) -> None
         "sha256",
         "domain",
         "content_type",
+        "reliability",
     }
     assert record["id"] == "src_01" and record["content_type"] == "text/html"
+    assert record["reliability"] == "unknown"  # a lab host no pattern covers
     snapshot = (run.dir / record["snapshot"]).read_text()
     header, text = snapshot.split("\n---\n\n", 1)
     assert json.loads(header.split("url: ", 1)[1].splitlines()[0]) == record["url"]

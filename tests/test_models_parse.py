@@ -8,7 +8,7 @@ import pytest
 from pydantic import BaseModel, Field, TypeAdapter
 
 from assay.models.output import OutputInvalid, OutputType
-from assay.models.parse import JSONNotFound, extract_json, remove_trailing_commas, strip_thinking
+from assay.models.parse import JSONNotFound, extract_json, remove_trailing_commas
 
 
 class Answer(BaseModel):
@@ -49,8 +49,7 @@ OBJECT = {"city": "Paris", "population": 2}
         '```\n{"city": "Paris", "population": 2}\n```',
         'Sure! Here it is:\n```json\n{"city": "Paris", "population": 2}\n```\nAnything else?',
         'Here is the JSON: {"city": "Paris", "population": 2} -- hope it helps',
-        '<think>The user wants {a city}. Let me think.</think>\n{"city": "Paris", "population": 2}',
-        '<THINK>\nhmm\n</THINK>```json\n{"city": "Paris", "population": 2,}\n```',
+        '```json\n{"city": "Paris", "population": 2,}\n```',
         '{"city": "Paris", "population": 2,}',
         '{\n  "city": "Paris",\n  "population": 2,\n}\n',
         'Use braces like {this}. Answer: {"city": "Paris", "population": 2}',
@@ -70,7 +69,7 @@ def test_trailing_commas_inside_strings_are_kept() -> None:
     ("text", "why"),
     [
         ("", "empty"),
-        ("<think>only thinking, never closed", "empty"),
+        ("   \n", "empty"),
         ("I cannot help with that.", "no JSON object"),
         ('{"city": "Paris", "population": }', "not valid JSON"),
     ],
@@ -78,10 +77,6 @@ def test_trailing_commas_inside_strings_are_kept() -> None:
 def test_extract_json_says_why_not(text: str, why: str) -> None:
     with pytest.raises(JSONNotFound, match=why):
         extract_json(text)
-
-
-def test_strip_thinking_removes_every_block() -> None:
-    assert strip_thinking("<think>a</think>x<reasoning>b</reasoning>y").strip() == "xy"
 
 
 def test_output_type_of_a_model_is_an_object_schema() -> None:

@@ -106,7 +106,7 @@ def test_the_worker_keeps_its_own_settings_and_lends_only_what_it_allows(
 ) -> None:
     worker = load_settings(
         home=tmp_path / "worker", search="mcp", mcp_command=["my-search-server"],
-        model="openai:own", base_url="http://127.0.0.1:8000/v1", model_context_window=4096,
+        model="openai:own", base_url="http://127.0.0.1:8000/v1", context_tokens=4096,
         queue_models=["openai:other"], budget_tokens=1000, allow_hosts=["127.0.0.1"],
     )  # fmt: skip
     same = asked(limits={"budget_tokens": 50_000, "budget_time": 30}).settings_for(worker)
@@ -114,10 +114,10 @@ def test_the_worker_keeps_its_own_settings_and_lends_only_what_it_allows(
     assert same.budget_time == 30
     kept = ("home", "search", "mcp_command", "base_url", "allow_hosts", "keys", "model")
     assert all(getattr(same, name) == getattr(worker, name) for name in kept)
-    assert same.model_context_window == 4096
+    assert same.context_tokens == 4096
     other = asked(model="openai:other").settings_for(worker)
     assert other.model == "openai:other" and other.base_url == worker.base_url
-    assert other.model_context_window is None  # the tuning was for the worker's own model
+    assert other.context_tokens is None  # the tuning was for the worker's own model
     with pytest.raises(BadInputError, match="'openai:gpt-x' is not one this worker runs"):
         asked(model="openai:gpt-x").settings_for(worker)
 

@@ -13,10 +13,18 @@ import ipaddress
 import re
 import tomllib
 from contextvars import ContextVar
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -112,11 +120,27 @@ class Settings(BaseSettings):
     model_output_mode: Literal["json_schema", "prompted_json", "tool"] | None = Field(
         None, description="override the model profile's structured-output mode"
     )
-    model_context_window: int | None = Field(None, ge=512)
+    context_tokens: int | None = Field(
+        None,
+        ge=512,
+        le=10_000_000,
+        description="the model's context window in tokens, prompt and reply together; "
+        "default: the server's own (llama.cpp) or the provider's",
+    )
     model_max_tokens: int | None = Field(None, ge=16)
     model_price_input: float | None = Field(None, ge=0, description="USD per 1M input tokens")
     model_price_output: float | None = Field(None, ge=0, description="USD per 1M output tokens")
     allow_hosts: list[str] = Field(default_factory=list)
+    include_domains: list[str] = Field(
+        default_factory=list,
+        description="use only sources under these domains (and their subdomains)",
+    )
+    exclude_domains: list[str] = Field(
+        default_factory=list,
+        description="never search results from, nor fetch, these domains (and subdomains)",
+    )
+    since: date | None = Field(None, description="drop results published before this date")
+    until: date | None = Field(None, description="drop results published after this date")
     budget_tokens: int | None = Field(None, ge=1)
     budget_time: float | None = Field(
         None, gt=0, le=30 * 86_400, description="seconds of wall time"
@@ -151,7 +175,8 @@ class Settings(BaseSettings):
                 )
         return value
 
-    @field_validator("allow_hosts", "queue_models", mode="before")
+    @field_validator("allow_hosts", "queue_models", "include_domains", "exclude_domains",
+                     mode="before")  # fmt: skip
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
@@ -168,6 +193,19 @@ class Settings(BaseSettings):
                     "(e.g. 127.0.0.1, 10.0.0.0/8, ::1, lab.test, *.lab.test)"
                 )
         return value
+
+    @field_validator("include_domains", "exclude_domains")
+    @classmethod
+    def _domains_parse(cls, value: list[str]) -> list[str]:
+        from assay.gather.domains import parse_domain  # the Public Suffix List: when used
+
+        return list(dict.fromkeys(parse_domain(entry) for entry in value))
+
+    @model_validator(mode="after")
+    def _window_is_a_window(self) -> Settings:
+        if self.since is not None and self.until is not None and self.since > self.until:
+            raise ValueError(f"since ({self.since}) is after until ({self.until})")
+        return self
 
     @classmethod
     def settings_customise_sources(

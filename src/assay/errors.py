@@ -18,6 +18,7 @@ in the run's event log before it reaches the user.
     └── RunError                        exit code 1
         ├── ProviderError               a search or model provider failed
         │   ├── models.ModelTimeout     a model gave no reply within the call's deadline
+        │   ├── models.PromptTooLarge   the instructions alone overflow the context window
         │   └── models.InvalidOutput    no valid output after the bounded retries
         ├── FetchError                  a source could not be fetched
         │   └── PolicyViolation         a fetch the politeness/safety policy refuses

@@ -18,7 +18,7 @@ points to ("Blue Lantern Press founder").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -112,12 +112,13 @@ def _check(reply: ClaimList, count: int) -> None:
 
 def shown_passages(question: str, text: str, title: str, budget: ReadingBudget) -> list[Passage]:
     """The passages of a page a model reads for ``question``: around the picker's best
-    sentences, merged, the most relevant that fit ``budget.page``, in page order."""
+    sentences, merged, the most relevant that fit ``budget.page``, best first (they are
+    shown in page order)."""
     page = Page.of("", title, text)
     seeds = pick_claims(question, text, max_claims=SEED_SENTENCES)
     around = [page.around(s.start, s.end, budget.passage) for s in seeds]
     joined = merged(p for p in around if p is not None)
-    return in_page_order(within(ranked(question, joined), budget.page))
+    return within(ranked(question, joined), budget.page)
 
 
 def numbered_block(title: str, passages: Sequence[Passage]) -> tuple[list[Sentence], str]:
@@ -161,16 +162,18 @@ class ModelExtractor(ModelStep):
     async def extract(
         self, question: str, text: str, *, title: str = "", max_claims: int = 3
     ) -> list[DraftClaim]:
-        passages = shown_passages(question, text, title, self.reading)
+        system = SYSTEM.replace("MAX", str(max_claims))
+        passages, sentences, prompt = await self._fitted(
+            system,
+            question,
+            text,
+            title,
+            lambda block: f"{block}\n\nQUESTION: {question}",
+            ClaimList,
+        )
         if not passages:
             return []
-        sentences, block = numbered_block(title, passages)
-        reply = await self.ask(
-            SYSTEM.replace("MAX", str(max_claims)),
-            f"{block}\n\nQUESTION: {question}",
-            _claims_type(len(sentences)),
-            "Claims",
-        )
+        reply = await self.ask(system, prompt, _claims_type(len(sentences)), "Claims")
         return _drafts(reply, sentences, question, text, _read_text(title, passages), max_claims)
 
     async def read(
@@ -182,20 +185,62 @@ class ModelExtractor(ModelStep):
         known: Sequence[str] = (),
         max_claims: int = 3,
     ) -> PageReading:
-        passages = shown_passages(question, text, title, self.reading)
+        system = READ_SYSTEM.replace("MAX", str(max_claims))
+        facts = fenced("KNOWN", [f"- {fact}" for fact in known] or ["(nothing yet)"])
+        passages, sentences, prompt = await self._fitted(
+            system,
+            question,
+            text,
+            title,
+            lambda block: f"{facts}\n\n{block}\n\nQUESTION: {question}",
+            PageReply,
+        )
         if not passages:
             return PageReading([], self.name)
-        sentences, block = numbered_block(title, passages)
-        facts = fenced("KNOWN", [f"- {fact}" for fact in known] or ["(nothing yet)"])
         reply = await self.ask(
-            READ_SYSTEM.replace("MAX", str(max_claims)),
-            f"{facts}\n\n{block}\n\nQUESTION: {question}",
-            _reading_type(len(sentences), known=bool(known)),
-            "PageReading",
+            system, prompt, _reading_type(len(sentences), known=bool(known)), "PageReading"
         )
         drafts = _drafts(reply, sentences, question, text, _read_text(title, passages), max_claims)
         search = "" if reply.answered else " ".join(reply.search.split())
         return PageReading(drafts, self.name, reply.answered, search, asked=True)
+
+    async def _fitted(
+        self,
+        system: str,
+        question: str,
+        text: str,
+        title: str,
+        frame: Callable[[str], str],
+        output: type[ClaimList],
+    ) -> tuple[list[Passage], list[Sentence], str]:
+        """The passages this call shows (within the reading budget and then the model's
+        window, the least relevant left out first), their sentences by number, and the
+        prompt ``frame`` makes of their block."""
+        best_first = shown_passages(question, text, title, self.reading)
+
+        def render(kept: Sequence[int]) -> str:
+            return frame(numbered_block(title, _shown(units, kept))[1])
+
+        units = best_first
+        fitted = await self.fit(system, render, len(units), output)
+        if best_first and not fitted.kept:  # not one whole passage fits: single sentences
+            units = ranked(
+                question,
+                [
+                    Passage(p.source_id, p.title, (sentence,), p.first + offset)
+                    for p in best_first
+                    for offset, sentence in enumerate(p.sentences)
+                ],
+            )
+            fitted = await self.fit(system, render, len(units), output)
+        passages = _shown(units, fitted.kept)
+        sentences, _ = numbered_block(title, passages)
+        return passages, sentences, fitted.prompt
+
+
+def _shown(units: Sequence[Passage], kept: Sequence[int]) -> list[Passage]:
+    """The kept passages as the model sees them: in page order, touching ones joined."""
+    return merged(in_page_order(units[i] for i in kept))
 
 
 def _read_text(title: str, passages: Sequence[Passage]) -> str:

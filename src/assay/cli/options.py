@@ -79,6 +79,37 @@ AllowBaseUrlOpt = _offer(
 AllowSearxngUrlOpt = _offer(
     "--allow-searxng-url", "URL", "Another SearXNG instance requests may pick"
 )
+ContextTokensOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--context-tokens",
+        min=512,
+        metavar="N",
+        help="The model's context window (prompt + reply); default: the server's or the "
+        "provider's.",
+        show_default=False,
+    ),
+]
+IncludeDomainOpt = _offer(
+    "--include-domain", "DOMAIN", "Use only sources under this domain and its subdomains"
+)
+ExcludeDomainOpt = _offer(
+    "--exclude-domain", "DOMAIN", "Never search results from, nor fetch, this domain"
+)
+SinceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--since", metavar="YYYY-MM-DD", help="Drop results published before this date.",
+        show_default=False,
+    ),
+]  # fmt: skip
+UntilOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--until", metavar="YYYY-MM-DD", help="Drop results published after this date.",
+        show_default=False,
+    ),
+]  # fmt: skip
 BudgetTokensOpt = Annotated[
     int | None, typer.Option("--budget-tokens", min=1, help="Stop after this many model tokens.")
 ]
@@ -96,7 +127,12 @@ class CommonOptions:
     searxng_url: str | None = None
     model: str | None = None
     base_url: str | None = None
+    context_tokens: int | None = None
     allow_hosts: list[str] = field(default_factory=list)
+    include_domains: list[str] = field(default_factory=list)
+    exclude_domains: list[str] = field(default_factory=list)
+    since: str | None = None
+    until: str | None = None
     budget_tokens: int | None = None
     budget_time: float | None = None
     json: bool = False
@@ -116,7 +152,12 @@ class CommonOptions:
             "searxng_url": self.searxng_url,
             "model": self.model,
             "base_url": self.base_url,
+            "context_tokens": self.context_tokens,
             "allow_hosts": self.allow_hosts or None,
+            "include_domains": self.include_domains or None,
+            "exclude_domains": self.exclude_domains or None,
+            "since": self.since,
+            "until": self.until,
             "budget_tokens": self.budget_tokens,
             "budget_time": self.budget_time,
         }
@@ -139,7 +180,12 @@ _COMMON: tuple[tuple[str, Any, object], ...] = (
     ("searxng_url", SearxngUrlOpt, None),
     ("model", ModelOpt, None),
     ("base_url", BaseUrlOpt, None),
+    ("context_tokens", ContextTokensOpt, None),
     ("allow_host", AllowHostOpt, None),
+    ("include_domain", IncludeDomainOpt, None),
+    ("exclude_domain", ExcludeDomainOpt, None),
+    ("since", SinceOpt, None),
+    ("until", UntilOpt, None),
     ("budget_tokens", BudgetTokensOpt, None),
     ("budget_time", BudgetTimeOpt, None),
     ("as_json", JsonOpt, False),
@@ -158,6 +204,7 @@ _SERVED: tuple[tuple[str, Any, object], ...] = (
 
 # Option name -> CommonOptions field, where they differ.
 _FIELDS = {"allow_host": "allow_hosts", "as_json": "json", "allow_model": "allow_models",
+           "include_domain": "include_domains", "exclude_domain": "exclude_domains",
            "allow_search": "allow_searches", "allow_base_url": "allow_base_urls",
            "allow_searxng_url": "allow_searxng_urls"}  # fmt: skip
 _SERVER = ("home", "search", "searxng_url", "model", "base_url", "allow_host")
@@ -189,7 +236,8 @@ def _with_options(command: F, declared: tuple[tuple[str, Any, object], ...]) -> 
     @functools.wraps(command)
     def with_options(*args: Any, **kwargs: Any) -> Any:
         given = {_FIELDS.get(name, name): kwargs.pop(name) for name, _, _ in declared}
-        for listed in ("allow_hosts", *(_FIELDS[name] for name, _, _ in _SERVED)):
+        for listed in ("allow_hosts", "include_domains", "exclude_domains",
+                       *(_FIELDS[name] for name, _, _ in _SERVED)):  # fmt: skip
             given[listed] = given.get(listed) or []  # Typer gives None for a list not given
         options = CommonOptions(**given)
         return command(*args, options=options, **kwargs)

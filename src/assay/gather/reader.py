@@ -20,6 +20,7 @@ from assay.events import SourceSkipped, ToolOpenUrl, WarningEvent
 from assay.gather.extract import Extracted, extract
 from assay.gather.fetch.page import FetchedPage
 from assay.gather.index import LocalIndex
+from assay.gather.reliability import reliability_of
 from assay.gather.tokens import TokenWindow, estimate_tokens, truncate_to_tokens
 from assay.store.eventlog import utc_now
 from assay.store.runs import Run
@@ -84,6 +85,7 @@ class SourceReader:
             text=text,
             content_type=extracted.content_type,
             accessed_at=utc_now(),
+            reliability="unknown" if url.startswith(INDEX_SCHEME) else reliability_of(final_url),
         )
         self.run.events.emit(
             ToolOpenUrl(url=url, title=record.title, snapshot=record.snapshot, source_id=record.id)

@@ -1,8 +1,9 @@
 """A run's gathering tools, webSearch and readUrl, with their events.
 
 ``GatherSession`` owns what gathering needs for one run — the search provider, the one
-HTTP client it uses, the fetcher, the local index — and records every call in the run's
-event log in the shapes agent-loop.txt shows.
+HTTP client it uses, the fetcher, the local index, the run's source controls (domains,
+dates: ``screen.py``) — and records every call in the run's event log in the shapes
+agent-loop.txt shows.
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import httpx2
 
 from assay.budget import Budget
 from assay.config import Settings
-from assay.events import ToolSearch
+from assay.events import ToolSearch, WarningEvent
 from assay.gather.fetch import Fetcher, Resolver
 from assay.gather.index import LocalIndex
 from assay.gather.reader import PageFetcher, ReadSource, SourceReader
+from assay.gather.screen import SourceControls
 from assay.gather.search.base import SearchProvider, TimeRange
 from assay.gather.search.registry import build_search_provider, search_client
 from assay.gather.search.web_search import WebSearchOutcome, web_search
@@ -51,12 +53,15 @@ class GatherSession:
         self._stack = contextlib.AsyncExitStack()
         self._http = search_client(settings, transport=search_transport, resolver=resolver)
         self.provider = provider or build_search_provider(settings, http=self._http, keys=keys)
+        self.controls = SourceControls.of(settings)
         self.fetcher: PageFetcher = fetcher or Fetcher(
             settings.fetch,
             allow_hosts=settings.allow_hosts,
             cache_path=settings.home / CACHE_FILE,
             resolver=resolver,
+            domains=self.controls.domains,
         )
+        self._warned_undated = False
         index_path = settings.home / INDEX_FILE
         self.index = LocalIndex(index_path) if index_path.is_file() else None
         self.reader = SourceReader(run, self.fetcher, settings.fetch, index=self.index)
@@ -84,10 +89,24 @@ class GatherSession:
     async def search(
         self, queries: Sequence[str], *, time_range: TimeRange | None = None
     ) -> WebSearchOutcome:
-        """webSearch: 3–10 queries fired concurrently; one ``tool.search`` event."""
-        outcome = await web_search(
-            self.provider, queries, max_results=self.settings.max_results, time_range=time_range
+        """webSearch: 3–10 queries fired concurrently, screened by the run's source
+        controls; one ``tool.search`` event (and a warning, once a run, when results
+        without a date were kept under ``--since`` / ``--until``)."""
+        window = self.controls.provider_window(time_range)
+        found = await web_search(
+            self.provider, queries, max_results=self.settings.max_results, time_range=window
         )
+        screened = self.controls.screen(found)
+        outcome = screened.outcome
+        if screened.undated and not self._warned_undated:
+            self._warned_undated = True
+            self.run.events.emit(
+                WarningEvent(
+                    message=f"{screened.undated} search results have no publication date and "
+                    "were kept although --since/--until is set (later ones are kept silently)",
+                    code="undated_results",
+                )
+            )
         self.run.events.emit(
             ToolSearch(
                 queries=outcome.queries,

@@ -92,6 +92,11 @@ def registrable_domain(host: str) -> str:
     return _suffix_list().privatesuffix(name) or name
 
 
+def canonical_host(host: str) -> str:
+    """``host`` as compared: lower case, IDNA (``xn--``) form, no trailing dot or brackets."""
+    return _canonical_host(host.strip().strip("[]"))
+
+
 @functools.cache
 def _suffix_list() -> PublicSuffixList:
     return PublicSuffixList()  # the packaged list file; ~70 ms to parse, once

@@ -3,9 +3,13 @@
     registry.py   provider plugins (entry-point group ``assay.models``) → ``Model``
     profiles.py   what a model can do: output mode, tools, context, prices
     openai.py     any OpenAI-compatible endpoint (OpenAI, Ollama, llama.cpp, vLLM...)
+    local.py      ollama:, lmstudio:, llamacpp: — local servers by name, address filled in
     anthropic.py  Claude
     adapter.py    the wire formats, through pydantic-ai's model adapters
     call.py       the typed call: schema, validation, retries with feedback, budgets
+    reasoning.py  <think> blocks stripped from every reply, in the typed call
+    tokens.py     token counts: a server's tokenizer (llama.cpp) or a conservative estimate
+    window.py     every prompt fits the context window; evidence dropped lowest-ranked first
     output.py     output types and their schemas; parse.py tolerant JSON extraction
     usage.py      tokens and cost per call and per run
     testing.py    ``ScriptedModel`` for tests
@@ -42,6 +46,7 @@ from assay.models.registry import (
     resolve_model,
 )
 from assay.models.usage import CallUsage, UsageListener, UsageMeter, UsageSummary
+from assay.models.window import PromptTooLarge
 
 ALLOW_MODEL_REQUESTS = True
 """Whether real model requests may be made; the test suite sets it to False."""
@@ -83,6 +88,7 @@ __all__ = [
     "OutputSchema",
     "OutputType",
     "ProfileOverrides",
+    "PromptTooLarge",
     "Reply",
     "Request",
     "UsageListener",

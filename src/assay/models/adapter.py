@@ -35,6 +35,7 @@ from assay.models.base import (
     model_requests_are_allowed,
 )
 from assay.models.profiles import ModelProfile
+from assay.models.tokens import TokenCounter
 
 _BODY_CHARS = 300
 
@@ -54,10 +55,11 @@ class PydanticAIModel(Model):
         *,
         sdk_retries: int = 2,
         close: Callable[[], Awaitable[None]] | None = None,
+        tokens: TokenCounter | None = None,
     ) -> None:
         """``close`` releases what the factory opened (its SDK client's own connections);
         an ``http_client`` the caller passed in stays the caller's to close."""
-        super().__init__(name, profile)
+        super().__init__(name, profile, tokens=tokens)
         self.inner = inner
         self.sdk_retries = sdk_retries
         self._close = close
@@ -96,6 +98,7 @@ class PydanticAIModel(Model):
         return from_pai_response(response)
 
     async def aclose(self) -> None:
+        await self.tokens.aclose()
         if self._close is not None:
             await self._close()
 

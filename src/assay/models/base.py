@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from assay.errors import ProviderError
 from assay.models.profiles import ModelProfile, OutputMode
+from assay.models.tokens import TokenCounter
 
 Role = Literal["user", "assistant"]
 
@@ -94,11 +95,18 @@ class Reply:
 
 
 class Model(ABC):
-    """A named model (``provider:model``) with its profile."""
+    """A named model (``provider:model``) with its profile and its token counter."""
 
-    def __init__(self, name: str, profile: ModelProfile) -> None:
+    def __init__(
+        self, name: str, profile: ModelProfile, *, tokens: TokenCounter | None = None
+    ) -> None:
         self.name = name
         self.profile = profile
+        self.tokens = tokens or TokenCounter()
+        """How prompts are measured against ``profile.context_window`` (``models/window.py``)."""
+        self.window_from_server = False
+        """Whether the context window is the server's own (``tokens.server_window``) where it
+        says one, because no configuration set it."""
 
     @property
     def provider(self) -> str:

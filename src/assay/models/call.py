@@ -2,7 +2,9 @@
 
 One call sends a system prompt and a conversation, asks for one output type (a pydantic
 model or a discriminated union of actions), validates the reply, and on an invalid reply
-tells the model what was wrong and asks again, at most ``retries`` more times. Each
+tells the model what was wrong and asks again, at most ``retries`` more times. A reply's
+reasoning (``<think>…</think>``) is stripped here, before anything parses, echoes or shows
+it (``models/reasoning.py``). Each
 attempt is one model request: it asks the budget first, has ``max_tokens`` and a timeout
 that never reaches past the call's deadline or the run's remaining wall time, and its
 usage goes to the budget and the meter.
@@ -12,6 +14,8 @@ Errors (all ``ProviderError``s but the budget's):
     BudgetExhausted      the budget refused the next attempt
     ModelTimeout         the deadline passed while waiting for the model
     InvalidOutput        every attempt's reply failed validation (the feedback is kept)
+    PromptTooLarge       the prompt and the reply's room exceed the context window
+                         (``models/window.py``; evidence is fitted before, by the caller)
     ProviderError        the endpoint failed (HTTP error, refused connection...)
 """
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter
 
@@ -28,7 +32,9 @@ from assay.budget import Budget
 from assay.errors import ProviderError
 from assay.models.base import Message, Model, ModelTimeout, Reply, Request
 from assay.models.output import OutputInvalid, OutputType
+from assay.models.reasoning import strip_reasoning
 from assay.models.usage import CallUsage, UsageMeter, measure
+from assay.models.window import context_window, request_tokens, too_large
 
 T = TypeVar("T")
 
@@ -50,7 +56,7 @@ class CallResult(Generic[T]):
 
     output: T
     text: str
-    """The raw text of the reply that validated."""
+    """The text of the reply that validated, without its reasoning."""
     model: str
     attempts: int
     usage: CallUsage
@@ -86,12 +92,13 @@ async def typed_call(
         raise ValueError("max_tokens must be positive")
     spec = OutputType.of(output, output_name)
     profile = model.profile
-    if profile.output_mode == "prompted_json" or profile.schema_in_prompt:
-        system = f"{system.rstrip()}\n\n{spec.instructions()}" if system else spec.instructions()
+    system = system_prompt(model, system, spec)
     messages = [Message("user", prompt)] if isinstance(prompt, str) else list(prompt)
     if not messages or messages[-1].role != "user":
         raise ValueError("the conversation must end with a user message")
-    tokens = min(max_tokens or profile.max_tokens, profile.context_window)
+    window = await context_window(model)
+    tokens = min(max_tokens or profile.max_tokens, window)
+    asked = len(messages)
 
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -104,6 +111,7 @@ async def typed_call(
             left = budget.cap_timeout(left)
         if left <= 0:
             raise ModelTimeout(f"{model.name}: no time left for attempt {attempt}")
+        messages = await _within_window(model, system, messages, asked, spec, window - tokens)
         if budget is not None:
             budget.charge_call()
         request = Request(
@@ -123,7 +131,7 @@ async def typed_call(
             meter.record(usage)
         if reply is None:
             raise ModelTimeout(f"{model.name}: no reply within {left:.1f} s (attempt {attempt})")
-        text = reply.text
+        text = strip_reasoning(reply.text)
         try:
             value = spec.parse(text)
         except OutputInvalid as exc:
@@ -140,6 +148,34 @@ async def typed_call(
         feedback=feedback,
         last_text=text,
     )
+
+
+def system_prompt(model: Model, system: str, spec: OutputType[Any]) -> str:
+    """The system prompt as sent: with the schema described where the profile wants it."""
+    profile = model.profile
+    if profile.output_mode == "prompted_json" or profile.schema_in_prompt:
+        return f"{system.rstrip()}\n\n{spec.instructions()}" if system else spec.instructions()
+    return system
+
+
+async def _within_window(
+    model: Model,
+    system: str,
+    messages: list[Message],
+    asked: int,
+    spec: OutputType[Any],
+    room: int,
+) -> list[Message]:
+    """``messages`` as they fit in ``room`` prompt tokens: a retry's oldest feedback turns
+    (after the ``asked`` ones) go first; what was asked never does (``PromptTooLarge``)."""
+    while True:
+        needed = await request_tokens(model, system, messages, spec.schema)
+        if needed <= room:
+            return messages
+        if len(messages) - asked <= 2:  # only the newest feedback turn is left
+            window = await context_window(model)
+            raise too_large(model.name, needed, window - room, window)
+        messages = [*messages[:asked], *messages[asked + 2 :]]
 
 
 async def _attempt(model: Model, request: Request, left: float) -> tuple[Reply | None, CallUsage]:

@@ -1,7 +1,8 @@
 """The ``openai`` provider: any OpenAI-compatible chat-completions endpoint.
 
 OpenAI itself, and through ``base_url`` Ollama, llama.cpp's llama-server, vLLM, LM Studio
-or OpenRouter. ``OPENAI_API_KEY`` is required for api.openai.com and optional elsewhere
+or OpenRouter (``models/local.py`` names the local servers, with their default URLs).
+``OPENAI_API_KEY`` is required for api.openai.com and optional elsewhere
 (a local server takes none). Only api.openai.com gets ``max_completion_tokens``; every
 other endpoint gets the older ``max_tokens``, which they all accept.
 
@@ -15,6 +16,7 @@ from urllib.parse import urlsplit
 from assay.models.base import Model
 from assay.models.profiles import OPENAI_BASE_URL, ModelProfile, openai_profile
 from assay.models.registry import ModelOptions, missing_dependency
+from assay.models.tokens import TokenCounter
 
 KEY_VARIABLE = "OPENAI_API_KEY"
 _NO_KEY = "not-needed"  # the SDK insists on a key; local servers ignore it
@@ -33,17 +35,21 @@ def create(model_name: str, options: ModelOptions) -> Model:
     else:
         key = keys.get(KEY_VARIABLE) or _NO_KEY
     profile = openai_profile(model_name, options.base_url).with_overrides(options.profile)
-    return _build(model_name, profile, base_url, key, official, options)
+    return build(f"openai:{model_name}", profile, base_url, key, options)
 
 
-def _build(
-    model_name: str,
+def build(
+    name: str,
     profile: ModelProfile,
     base_url: str,
     key: str,
-    official: bool,
     options: ModelOptions,
+    *,
+    tokens: TokenCounter | None = None,
 ) -> Model:
+    """The model ``name`` (``provider:model``) behind the OpenAI-compatible ``base_url``."""
+    official = is_openai_service(base_url)
+    model_name = name.partition(":")[2]
     try:
         from openai import AsyncOpenAI
         from pydantic_ai.models.openai import OpenAIChatModel
@@ -69,9 +75,10 @@ def _build(
         model_name, provider=OpenAIProvider(openai_client=client), profile=wire_profile
     )
     return PydanticAIModel(
-        f"openai:{model_name}",
+        name,
         profile,
         inner,
         sdk_retries=options.sdk_retries,
         close=client.close if options.http_client is None else None,
+        tokens=tokens,
     )

@@ -1,8 +1,9 @@
 """Tolerant JSON extraction from a model's text reply.
 
 Small models wrap JSON in many ways; this finds the value in the first that parses of:
-the text itself, each fenced code block, and each balanced ``{...}``/``[...]`` region;
-after removing ``<think>...</think>`` blocks. A candidate that does not parse is tried again
+the text itself, each fenced code block, and each balanced ``{...}``/``[...]`` region.
+Reasoning blocks (``<think>...</think>``) are already gone: the typed call strips them from
+every reply (``models/reasoning.py``). A candidate that does not parse is tried again
 with trailing commas removed (outside strings only, so string content is never changed).
 """
 
@@ -13,8 +14,6 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-_THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
-_OPEN_THINK = re.compile(r"^\s*<(think|thinking|reasoning)>", re.IGNORECASE)
 _FENCE = re.compile(r"```[\w+-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _MAX_REGIONS = 20
 
@@ -23,19 +22,11 @@ class JSONNotFound(ValueError):
     """No JSON value could be read from the reply."""
 
 
-def strip_thinking(text: str) -> str:
-    """The reply without its reasoning blocks; an unclosed leading block is dropped whole."""
-    text = _THINK.sub("", text)
-    if _OPEN_THINK.match(text):
-        return ""
-    return text
-
-
 def extract_json(text: str) -> Any:
     """The first JSON value found in ``text``; raises ``JSONNotFound`` saying why not."""
-    cleaned = strip_thinking(text).strip()
+    cleaned = text.strip()
     if not cleaned:
-        raise JSONNotFound("the reply was empty (or only a <think> block)")
+        raise JSONNotFound("the reply was empty (or only reasoning)")
     first_error: json.JSONDecodeError | None = None
     for candidate in _candidates(cleaned):
         try:

@@ -1,8 +1,9 @@
 """Models are named ``provider:model`` and built by provider plugins.
 
 A provider plugin is a factory ``(model_name, ModelOptions) -> Model`` registered in the
-entry-point group ``assay.models`` (``plugins.MODELS_GROUP``); the built-ins, ``openai``
-and ``anthropic``, register the same way in pyproject.toml. They are also known here by
+entry-point group ``assay.models`` (``plugins.MODELS_GROUP``); the built-ins, ``openai``,
+``anthropic`` and the local servers ``ollama``, ``lmstudio`` and ``llamacpp``
+(``models/local.py``), register the same way in pyproject.toml. They are also known here by
 their import path, so a source tree that was not reinstalled still finds them.
 """
 
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 BUILTIN_PROVIDERS: dict[str, str] = {
     "openai": "assay.models.openai:create",
     "anthropic": "assay.models.anthropic:create",
+    "ollama": "assay.models.local:ollama",
+    "lmstudio": "assay.models.local:lmstudio",
+    "llamacpp": "assay.models.local:llamacpp",
 }
 
 
@@ -101,7 +105,7 @@ def model_from_settings(
     """The configured model, or None when none is (the extractive engine then runs).
 
     Reads ``model`` and ``base_url``; the profile overrides ``model_output_mode``,
-    ``model_context_window``, ``model_max_tokens``, ``model_price_input`` and
+    ``context_tokens``, ``model_max_tokens``, ``model_price_input`` and
     ``model_price_output`` are read when the settings have them.
     """
     if not settings.model:
@@ -111,7 +115,7 @@ def model_from_settings(
         raise ConfigError(f"model_output_mode must be one of {', '.join(OUTPUT_MODES)}")
     overrides = ProfileOverrides(
         output_mode=mode,
-        context_window=getattr(settings, "model_context_window", None),
+        context_window=getattr(settings, "context_tokens", None),
         max_tokens=getattr(settings, "model_max_tokens", None),
         price_input=getattr(settings, "model_price_input", None),
         price_output=getattr(settings, "model_price_output", None),

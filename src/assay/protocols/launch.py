@@ -7,9 +7,10 @@ request may choose on a server, and with whose key, is ``protocols.served``.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from assay.config import Settings
 from assay.protocols.deep.plan import MAX_DIRECTIONS
@@ -23,7 +24,8 @@ PROTOCOLS: tuple[Protocol, ...] = ("research", "ask", "web-research", "deep", "s
 RESUMABLE = ("research", "ask", "deep")
 # What a resumed run keeps from its own settings (as `assay resume` does).
 RESUMED_SETTINGS = ("search", "searxng_url", "max_results", "allow_hosts", "model", "base_url",
-                    "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch")  # fmt: skip
+                    "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch",
+                    "include_domains", "exclude_domains", "since", "until")  # fmt: skip
 
 
 class StartRun(BaseModel):
@@ -44,6 +46,18 @@ class StartRun(BaseModel):
         description="Your own key for `model` at `base_url` (never stored); without it a "
         "request may only use the models and endpoints the server offers.",
     )
+    include_domains: list[str] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Use only sources under these domains (and their subdomains).",
+    )
+    exclude_domains: list[str] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Never offer results from, nor fetch, these domains (and subdomains).",
+    )
+    since: date | None = Field(default=None, description="Drop results published before.")
+    until: date | None = Field(default=None, description="Drop results published after.")
     budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
     budget_time: float | None = Field(default=None, gt=0, le=86_400)
     sources: int = Field(default=5, ge=1, le=20, description="research: sources to read.")
@@ -51,6 +65,19 @@ class StartRun(BaseModel):
     keywords: list[str] = Field(default_factory=list, max_length=20, description="web-research")
     depth: Literal["shallow", "medium", "deep"] = "medium"
     max_directions: int = Field(default=MAX_DIRECTIONS, ge=1, le=MAX_DIRECTIONS, description="deep")
+
+    @field_validator("include_domains", "exclude_domains")
+    @classmethod
+    def _domains(cls, value: list[str]) -> list[str]:
+        from assay.gather.domains import parse_domain
+
+        return list(dict.fromkeys(parse_domain(entry) for entry in value))
+
+    @model_validator(mode="after")
+    def _window(self) -> StartRun:
+        if self.since is not None and self.until is not None and self.since > self.until:
+            raise ValueError(f"since ({self.since}) is after until ({self.until})")
+        return self
 
 
 async def call_protocol(

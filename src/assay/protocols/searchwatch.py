@@ -1,10 +1,13 @@
-"""How a run's searches went, watched from its event log: none worked, some failed, fine.
+"""How a run's searches went, watched from its event log: none worked, all came back
+empty, some failed, fine.
 
 Why the runner watches: every protocol searches through ``GatherSession.search``, which
 records one ``tool.search`` event per call with each failed query's error. A run in which
 not one query answered has nothing to stand on, whatever the protocol made of that, so it
-ends ``failed`` with the first provider error and what usually fixes it; a run in which
-some queries failed goes on, with a warning.
+ends ``failed`` with the first provider error and what usually fixes it; so does a run
+whose every search answered with no result and that read no page (``NoSearchResults``:
+the report would be empty, and saying "done" hides why); a run in which some queries
+failed goes on, with a warning.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ class NoSearchSucceeded(ProviderError):
     """Every search of the run failed (exit code 1, as every provider failure)."""
 
 
+class NoSearchResults(ProviderError):
+    """Every search of the run answered with nothing, and no page was read."""
+
+
 @dataclass
 class SearchWatch:
     """A run-log listener counting search queries that answered and that failed."""
@@ -33,11 +40,19 @@ class SearchWatch:
     failed: int = 0
     first_error: str | None = None
     provider: str | None = None
+    results: int | None = 0
+    """Results the searches offered; None once an event did not say (not "empty")."""
+    pages_read: int = 0
 
     def __call__(self, record: dict[str, Any]) -> None:
+        if record.get("type") == "tool.open_url":
+            self.pages_read += 1
         if record.get("type") != "tool.search":
             return
         data = record.get("data") or {}
+        count = data.get("resultCount")
+        if self.results is not None:
+            self.results = self.results + count if isinstance(count, int) else None
         errors = data.get("errors") or {}
         queries = data.get("queries") or []
         self.provider = self.provider or data.get("provider")
@@ -46,8 +61,16 @@ class SearchWatch:
         if errors and self.first_error is None:
             self.first_error = str(next(iter(errors.values())))
 
-    def failure(self) -> NoSearchSucceeded | None:
-        """The error that ends the run when searches were made and none answered."""
+    def failure(self) -> ProviderError | None:
+        """The error that ends the run when searches were made and none answered, or all
+        answered empty and nothing was read."""
+        if self.answered > 0 and self.results == 0 and self.pages_read == 0:
+            return NoSearchResults(
+                f"every search came back empty ({self.answered} queries to "
+                f"{self.provider or 'the search provider'}), so there was nothing to read; "
+                "fix: rephrase or broaden the question, loosen --include-domain, "
+                "--exclude-domain, --since or --until, or choose another --search"
+            )
         if self.failed == 0 or self.answered > 0:
             return None
         fix = _FIXES.get(self.provider or "", _DEFAULT_FIX)

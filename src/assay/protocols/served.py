@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from pydantic import ValidationError
+
 from assay.config import Settings
 from assay.errors import BadInputError, ConfigError
 from assay.protocols.launch import StartRun, call_protocol
@@ -146,6 +148,7 @@ class ServedChoices:
         for name in _BUDGETS:
             if getattr(request, name) is not None:
                 update[name] = getattr(request, name)
+        update.update(_source_controls(request, base))
         return Served(_updated(base, update), key)
 
     def check_recorded(self, recorded: Settings, base: Settings) -> None:
@@ -199,9 +202,42 @@ class ServedChoices:
             )
 
 
+def _source_controls(request: StartRun, base: Settings) -> dict[str, Any]:
+    """A request's domains and dates narrow the server's, never widen them: its excludes
+    join the server's, its includes must lie within the server's includes (when it has
+    any), and its window must lie within the server's."""
+    from assay.gather.domains import covers
+
+    update: dict[str, Any] = {}
+    if request.exclude_domains:
+        update["exclude_domains"] = [*base.exclude_domains, *request.exclude_domains]
+    if request.include_domains:
+        if base.include_domains:
+            wider = [
+                d for d in request.include_domains
+                if not any(covers(own, d) for own in base.include_domains)
+            ]  # fmt: skip
+            if wider:
+                raise BadInputError(
+                    f"include_domains {', '.join(wider)} is outside this server's "
+                    f"({', '.join(base.include_domains)})"
+                )
+        update["include_domains"] = request.include_domains
+    if request.since is not None:
+        update["since"] = max(request.since, base.since) if base.since else request.since
+    if request.until is not None:
+        update["until"] = min(request.until, base.until) if base.until else request.until
+    return update
+
+
 def _updated(base: Settings, update: dict[str, Any]) -> Settings:
     """``base`` with ``update`` applied, each value validated as the setting it sets."""
     if not update:
         return base
-    checked = Settings.model_validate({**base.model_dump(), **update})
+    try:
+        checked = Settings.model_validate({**base.model_dump(), **update})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "request"
+        raise BadInputError(f"{where}: {first['msg']}") from None
     return base.model_copy(update={k: getattr(checked, k) for k in update})

@@ -34,7 +34,7 @@ VERSION = 1
 _CONTEXT = b"assay-queue-v1\n"  # a signature made for anything else never verifies here
 LIMITS = ("budget_tokens", "budget_time", "budget_model_calls", "budget_fetches")
 # What belongs to ``model`` in the worker's configuration, not to another model it allows.
-_MODEL_TUNING = ("model_output_mode", "model_context_window", "model_max_tokens",
+_MODEL_TUNING = ("model_output_mode", "context_tokens", "model_max_tokens",
                  "model_price_input", "model_price_output")  # fmt: skip
 
 

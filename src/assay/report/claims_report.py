@@ -99,8 +99,11 @@ def render_claims_report(
     lines += ["## Sources", ""]
     for source in sources:
         title = source.title or source.final_url
+        kind = (source.model_extra or {}).get("reliability")  # gather/reliability.py
+        shown = f"{kind} source · " if kind and kind != "unknown" else ""
         lines.append(
-            f"{numbers[source.id]}. {title} — <{source.url}> (accessed {source.accessed_at[:10]})"
+            f"{numbers[source.id]}. {title} — <{source.url}> "
+            f"({shown}accessed {source.accessed_at[:10]})"
         )
     lines += ["", "---", f"Written by {written_by}."]
     return "\n".join(lines) + "\n"

@@ -144,7 +144,18 @@ async def write_prose(
     if model is None or not statements:
         return Prose()
     step = ModelStep(model, budget=budget, meter=meter, max_tokens=700)
-    request = prose_request(question, statements, sentences=sentences, task=task)
+
+    def request_for(kept: Sequence[int]) -> ProseRequest:
+        chosen = [statements[i] for i in kept]
+        return prose_request(question, chosen, sentences=sentences, task=task)
+
+    whole = request_for(range(len(statements)))
+    # The statements come best first: the window drops the last ones first.
+    fitted = await step.fit(
+        whole.system, lambda kept: request_for(kept).prompt, len(statements), DraftProse
+    )
+    statements = [statements[i] for i in fitted.kept]
+    request = request_for(fitted.kept)
     try:
         reply = await step.ask(request.system, request.prompt, request.output, "Prose")
     except (InvalidOutput, ModelTimeout):

@@ -26,7 +26,8 @@ _FRONT_MATTER_END = "\n---\n\n"
 
 
 class SourceRecord(BaseModel):
-    """One line of sources.jsonl (a ``relevance`` to the question is added once read)."""
+    """One line of sources.jsonl (a ``relevance`` to the question is added once read, and
+    a web source has its domain's ``reliability`` kind: ``gather/reliability.py``)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -114,6 +115,7 @@ class SourceLedger:
         text: str,
         content_type: str,
         accessed_at: str,
+        reliability: str | None = None,
     ) -> SourceRecord:
         text = redact(text)  # before hashing, so the snapshot still matches its sha256
         with self._journal.lock:
@@ -131,6 +133,7 @@ class SourceLedger:
                 sha256=text_sha256(text),
                 domain=(urlsplit(final_url).hostname or "").lower(),
                 content_type=content_type,
+                **({"reliability": reliability} if reliability is not None else {}),
             )
             path = safe_child(snapshots, name)
             # Masked like the record's line, so the header still reads as the line says.

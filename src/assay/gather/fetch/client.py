@@ -5,12 +5,13 @@ One ``fetch(url)``::
     cache: an entry whose every hop this Fetcher's policy allows (scheme, address) →
            fresh → return it
     for each hop (the URL, then every redirect, at most max_redirects):
-        scheme → robots.txt → [pacing slot → address guard → send → type → capped body]
-                              └──── retried on connection errors, 429, 5xx ────┘
+        scheme → domains → robots.txt → [pacing slot → address guard → send → type → body]
+                                        └──── retried on connection errors, 429, 5xx ────┘
     store a complete 200 in the cache
 
 Each rule lives in one module and only there: ``guard.py``/``address.py`` (where a socket
-may go, checked in the network backend on the address actually dialled), ``robots.py``,
+may go, checked in the network backend on the address actually dialled), ``gather/domains.py``
+(``--include-domain`` / ``--exclude-domain``, checked on every hop), ``robots.py``,
 ``pacing.py``, ``limits.py`` (media type and size), ``retry.py`` and ``cache.py``. This
 module composes them and turns what they raise into ``PolicyViolation`` (the policy
 refuses) or ``FetchError`` (the network or the server failed), each with a short reason.
@@ -41,6 +42,7 @@ import httpx2
 from assay.__about__ import PROJECT_URL, __version__
 from assay.config import FetchSettings
 from assay.errors import FetchError, PolicyViolation
+from assay.gather.domains import DomainRule
 from assay.gather.fetch.address import AllowList
 from assay.gather.fetch.cache import CacheEntry, PageCache
 from assay.gather.fetch.exchange import Deadline, Exchanger, Reply, check_scheme
@@ -72,6 +74,8 @@ class Fetcher:
     are not public (``127.0.0.0/8``, ``localhost``, ``lab.test``). ``resolver`` replaces the
     system resolver (tests map ``news.example`` to a lab address). A ``transport`` replaces
     the guarded one entirely, and with it the address guard: it is for tests only.
+    ``domains`` is the run's include/exclude rule: a hop to a domain it refuses is a
+    ``PolicyViolation`` before anything is sent, robots.txt included.
     Made inside ``pacing.shared_pacing()``, it paces domains together with every other
     Fetcher made there (concurrent runs of a batch); otherwise on its own.
     """
@@ -85,8 +89,10 @@ class Fetcher:
         resolver: Resolver | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,
         user_agent: str | None = None,
+        domains: DomainRule | None = None,
     ) -> None:
         self.settings = settings
+        self.domains = domains or DomainRule()
         self.user_agent = user_agent or default_user_agent()
         self.backend: GuardedBackend | None = None
         if transport is None:
@@ -175,6 +181,8 @@ class Fetcher:
         for hop in (entry.page.url, *entry.page.redirects, entry.page.final_url):
             try:
                 check_scheme(hop)
+                if self.domains.refusal(hop) is not None:
+                    return False
                 if self.backend is not None:
                     await self.backend.guard.addresses(httpx2.URL(hop).host)
             except (PolicyViolation, AddressRefused, ResolutionFailed):
@@ -183,6 +191,9 @@ class Fetcher:
 
     async def _hop(self, url: str, headers: Mapping[str, str], deadline: Deadline) -> Reply:
         check_scheme(url)  # exchange() checks every request; this keeps robots.txt from bad URLs
+        refused = self.domains.refusal(url)
+        if refused is not None:
+            raise PolicyViolation(url, refused)
         try:
             async with asyncio.timeout_at(deadline.when):
                 refusal = await self.robots.refusal(url, deadline)

@@ -13,8 +13,11 @@ answered or a budget ends it; its end is recorded with its reason.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from assay.claims.extract import PageReading
 from assay.events import GatherEnded, SearchRound
+from assay.gather.reliability import reading_bonus
 from assay.gather.session import GatherSession
 from assay.protocols.research.hoploop import HopLoop, serves
 from assay.protocols.research.hops import HOP_SOURCES, MAX_ROUNDS, Hop, bridge_hop
@@ -66,14 +69,8 @@ class SearchRounds:
             if result.url not in self.state.read:
                 found.setdefault(result.url, (result.title, result.url))
         if first:
-            targets = self.targets[-2:]
-
-            def closeness(offer: tuple[str, str]) -> float:
-                snippet = self.state.snippets.get(offer[1], "")
-                return -best_relevance(targets, snippet, title=offer[0]).score
-
-            fresh.sort(key=closeness)
-            ahead = sorted(found.values(), key=closeness)
+            fresh = reading_order(fresh, self.targets[-2:], self.state.snippets)
+            ahead = reading_order(list(found.values()), self.targets[-2:], self.state.snippets)
             self.state.offered = ahead + [o for o in self.state.offered if o[1] not in found]
         else:
             self.state.offered += fresh
@@ -153,3 +150,18 @@ class SearchRounds:
         if self.plan is not None:
             self.plan.rounds.append(f"stopped: {reason}")
             self.plan.write(self.run)
+
+
+def reading_order(
+    offers: list[tuple[str, str]], targets: Sequence[str], snippets: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """(title, url) offers best first: relevance to the targets, plus the small weight of
+    the source's kind (``gather/reliability.READING_WEIGHT``)."""
+
+    def worth(offer: tuple[str, str]) -> float:
+        title, url = offer
+        return best_relevance(targets, snippets.get(url, ""), title=title).score + reading_bonus(
+            url
+        )
+
+    return sorted(offers, key=lambda offer: -worth(offer))
