@@ -1,0 +1,81 @@
+"""What the machine refuses reaches the user as one line and a documented exit code: a path
+that cannot be written, a browser that is not there, a port in use, a broker gone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from assay.cli import app
+from conftest import make_run
+
+runner = CliRunner()
+
+
+def one_error_line(output: str) -> str:
+    """The output's only line, which must be the error (no traceback, nothing else)."""
+    assert "Traceback" not in output
+    lines = output.strip().splitlines()
+    assert len(lines) == 1, output
+    assert lines[0].startswith("error: "), output
+    return lines[0]
+
+
+def test_export_into_a_folder_that_does_not_exist_is_one_line(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    run = make_run(isolated_home)
+    target = tmp_path / "missing" / "dir" / "x.html"
+    result = runner.invoke(app, ["export", run.name, "-o", str(target)])
+    assert result.exit_code == 2
+    line = one_error_line(result.output)
+    assert str(target) in line and f"there is no directory {tmp_path / 'missing'}" in line
+
+
+def test_export_onto_a_directory_is_one_line(isolated_home: Path, tmp_path: Path) -> None:
+    run = make_run(isolated_home)
+    result = runner.invoke(app, ["export", run.name, "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"{tmp_path} is a directory" in one_error_line(result.output)
+
+
+def test_debug_still_shows_the_traceback_of_an_os_error(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    run = make_run(isolated_home)
+    result = runner.invoke(app, ["--debug", "export", run.name, "-o", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "Traceback" in result.output and "IsADirectoryError" in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"), [("no-chromium", "there is no such file"), ("", "it is not a file")]
+)
+def test_a_chromium_setting_that_names_no_program_is_one_line(
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, problem: str
+) -> None:
+    run = make_run(isolated_home)
+    chromium = tmp_path / name  # "": the folder itself
+    monkeypatch.setenv("ASSAY_CHROMIUM", str(chromium))
+    result = runner.invoke(app, ["export", run.name, "-f", "pdf", "-o", str(tmp_path / "r.pdf")])
+    assert result.exit_code == 2
+    line = one_error_line(result.output)
+    assert f"ASSAY_CHROMIUM is '{chromium}', but {problem}" in line
+    assert not (tmp_path / "r.pdf").exists()
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.cli import run_views
+
+    def closed(*args: object, **kwargs: object) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    make_run(isolated_home)
+    monkeypatch.setattr(run_views, "runs_table", closed)
+    result = runner.invoke(app, ["runs"])
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output and "error" not in result.output
