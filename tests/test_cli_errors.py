@@ -3,12 +3,14 @@ that cannot be written, a browser that is not there, a port in use, a broker gon
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from assay.cli import app
+from assay.errors import UnavailableError
 from conftest import make_run
 
 runner = CliRunner()
@@ -79,3 +81,25 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(
     result = runner.invoke(app, ["runs"])
     assert result.exit_code == 1
     assert "Traceback" not in result.output and "error" not in result.output
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
+def test_serve_on_a_port_in_use_is_one_line_exit_8_and_prints_no_address(host: str) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:  # only loopback is ever opened
+        port = taken.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--host", host, "--port", str(port)])
+    assert result.exit_code == UnavailableError.exit_code == 8
+    line = one_error_line(result.output)  # no "assay serve: http://…", no "?token="
+    assert f"cannot serve on http://{host}:{port}/: the port is in use" in line
+
+
+def test_serve_prints_the_port_it_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    served: list[int] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets: served.extend(
+        s.getsockname()[1] for s in sockets))  # fmt: skip
+    result = runner.invoke(app, ["serve", "--port", "0"])
+    assert result.exit_code == 0, result.output
+    assert served and served[0] != 0
+    assert result.output.splitlines()[0] == f"assay serve: http://127.0.0.1:{served[0]}/"

@@ -4,23 +4,20 @@ An ``OSError`` that reaches the CLI is almost always about what the user named (
 pointing at a directory or into a folder that does not exist, a file without permission),
 so it is a user error and reads like one: the path first, then what is wrong with it, and
 for a missing file, which part of the path is missing. ``--debug`` still shows the
-traceback. Owners that know more say more: a broker, a port or a browser raise their own
-``AssayError`` with the setting to change.
+traceback. Owners that know more say more: a port (``cli.listen``), a broker or a browser
+raise their own ``AssayError`` naming the setting to change.
 """
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
-from assay.errors import BadInputError, UnavailableError, UserError
+from assay.errors import BadInputError, UserError
 
 
 def os_error(exc: OSError) -> UserError:
-    """``exc`` as the user error the CLI prints (exit 2; 8 for an address in use)."""
-    if exc.errno == errno.EADDRINUSE:
-        return UnavailableError(f"address already in use: {exc.strerror or exc}")
+    """``exc`` as the user error the CLI prints (exit 2)."""
     name = exc.filename
     if name is None:
         return BadInputError(exc.strerror or str(exc))

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from assay.cli.listen import bind_listener, shown_address
 from assay.cli.options import CommonOptions, with_server_options
 from assay.cli.output import console
 from assay.errors import UserError
@@ -61,10 +62,12 @@ def serve(
         public_names=frozenset(public_name or ()),
     )  # fmt: skip
     app = create_app(config)
-    shown_host = f"[{host}]" if ":" in host else host
-    address = f"http://{shown_host}:{port}/"
+    listener = bind_listener(host, port)  # before the address (and its token) is printed
+    address = shown_address(host, listener.getsockname()[1])
     console.print(f"assay serve: {address}", markup=False, highlight=False)
     if token:
         console.print(f"open {address}?token={token}", markup=False, highlight=False)
         console.print("API clients send: Authorization: Bearer <token>", markup=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(app, host=host, log_level="warning"))
+    with listener:
+        server.run(sockets=[listener])
