@@ -183,15 +183,15 @@ def test_on_a_broker_a_missing_key_or_an_unreachable_broker_is_one_line(
     url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
     argv = ["worker"] if command == "worker" else ["batch", str(write_questions(tmp_path / "q"))]
 
-    def error_line() -> str:
+    def error_line(code: int) -> str:
         done = subprocess.run(
             [sys.executable, "-m", "assay.cli", *argv, "--broker", url],
             capture_output=True, text=True, timeout=60, check=False,
         )  # fmt: skip
         lines = done.stderr.strip().splitlines()
-        assert done.returncode == 2 and len(lines) == 1, done.stderr
+        assert done.returncode == code and len(lines) == 1, done.stderr
         return lines[0]
 
-    assert "ASSAY_QUEUE_KEY" in error_line()  # checked before the broker is reached
+    assert "ASSAY_QUEUE_KEY" in error_line(2)  # checked before the broker is reached
     monkeypatch.setenv("ASSAY_QUEUE_KEY", TEST_QUEUE_KEY)
-    assert "cannot reach the broker at 127.0.0.1:" in error_line()
+    assert "cannot reach the broker at 127.0.0.1:" in error_line(8)  # may work later as it is
