@@ -18,6 +18,7 @@ from assay.cli import app
 from assay.config import load_settings
 from assay.lab import Lab
 from assay.store.runs import RunStore
+from assay.store.sources import SourceLedger
 
 runner = CliRunner()
 QUESTIONS = [
@@ -71,6 +72,9 @@ def test_batch_cli_runs_every_question_and_reports_bad_lines(lab: Lab, tmp_path:
     assert sum(by_id["volcano"]["claims"].values()) > 0
     store = RunStore(home)
     assert {store.open(r["run_id"]).info.topic for r in rows} == {q["question"] for q in QUESTIONS}
+    for row in rows:  # every saved source was a page fetched (was always 0)
+        fetched = len(SourceLedger(Path(row["run_dir"])).records())
+        assert row["usage"]["fetches"] >= fetched > 0, row["usage"]
     # Three runs at once, one process: each lab site still saw ≥ 1 s between our requests.
     by_site: dict[str, list[float]] = defaultdict(list)
     for site, target, at in lab.hits():
