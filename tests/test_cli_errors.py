@@ -103,3 +103,26 @@ def test_serve_prints_the_port_it_bound(monkeypatch: pytest.MonkeyPatch) -> None
     assert result.exit_code == 0, result.output
     assert served and served[0] != 0
     assert result.output.splitlines()[0] == f"assay serve: http://127.0.0.1:{served[0]}/"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["research", "How tall is it?", "--search", "googl"],
+        ["serve", "--allow-search", "googl", "--port", "0"],  # nor can a server offer one
+    ],
+)
+def test_an_unknown_search_provider_is_refused_before_any_run(
+    isolated_home: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    from assay.gather.search.registry import search_provider_names
+
+    for owner in (uvicorn, uvicorn.Server):  # a server that did start must not block the test
+        monkeypatch.setattr(owner, "run", lambda *args, **kwargs: None)
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    known = ", ".join(search_provider_names())
+    assert one_error_line(result.output) == f"error: unknown search plugin 'googl' (known: {known})"
+    assert not (isolated_home / "runs").exists()  # the API's 400 says the same, and starts none

@@ -16,7 +16,8 @@ The rule: a server never lends its credentials to a destination the request chos
   key must not go where the run's endpoint is).
 
 Both servers call ``Served.call``; ``ServedChoices.resolve`` refuses, with a one-line
-``BadInputError``, whatever the rule does not allow.
+``BadInputError``, whatever the rule does not allow, and a search provider no plugin
+registered with the ``ConfigError`` that names the registered ones (a 400, not a run).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from urllib.parse import urlsplit
 
 from assay.config import Settings
 from assay.errors import BadInputError, ConfigError
+from assay.plugins import SEARCH_GROUP, registered
 from assay.protocols.launch import StartRun, call_protocol
 from assay.store.eventlog import Listener
 
@@ -63,6 +65,14 @@ def normalise_model(spec: str) -> str:
 
 def _provider(spec: str | None) -> str | None:
     return spec.partition(":")[0].strip().lower() if spec else None
+
+
+def _known_search(name: str) -> str:
+    """``name`` normalised, once a search provider is registered under it (else the
+    ConfigError naming the registered ones: a typo is never offered, never a doomed run)."""
+    chosen = name.strip().lower()
+    registered(SEARCH_GROUP, chosen)
+    return chosen
 
 
 def _listed(values: Iterable[str]) -> str:
@@ -119,7 +129,7 @@ class ServedChoices:
         own_searxng = [settings.searxng_url] if settings.searxng_url else []
         return cls(
             models=frozenset(normalise_model(m) for m in [*own_models, *models]),
-            searches=frozenset(s.strip().lower() for s in [settings.search, *searches]),
+            searches=frozenset(_known_search(s) for s in [settings.search, *searches]),
             base_urls=frozenset(normalise_url(u) for u in [*own_base, *base_urls]),
             searxng_urls=frozenset(normalise_url(u) for u in [*own_searxng, *searxng_urls]),
         )
@@ -187,7 +197,7 @@ class ServedChoices:
             )
 
     def _check_search(self, search: str | None, searxng_url: str | None) -> None:
-        if search is not None and search.strip().lower() not in self.searches:
+        if search is not None and _known_search(search) not in self.searches:
             raise BadInputError(
                 f"search provider {search!r} is not offered by this server "
                 f"(offered: {_listed(self.searches)})"
