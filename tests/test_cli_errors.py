@@ -83,11 +83,20 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(
     assert "Traceback" not in result.output and "error" not in result.output
 
 
-@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0"])
-def test_serve_on_a_port_in_use_is_one_line_exit_8_and_prints_no_address(host: str) -> None:
+@pytest.mark.parametrize(
+    ("command", "host"),
+    [
+        (["serve"], "127.0.0.1"),
+        (["serve"], "0.0.0.0"),
+        (["mcp", "--transport", "http"], "127.0.0.1"),
+    ],
+)
+def test_serving_on_a_port_in_use_is_one_line_exit_8_and_prints_no_address(
+    command: list[str], host: str
+) -> None:
     with socket.create_server(("127.0.0.1", 0)) as taken:  # only loopback is ever opened
         port = taken.getsockname()[1]
-        result = runner.invoke(app, ["serve", "--host", host, "--port", str(port)])
+        result = runner.invoke(app, [*command, "--host", host, "--port", str(port)])
     assert result.exit_code == UnavailableError.exit_code == 8
     line = one_error_line(result.output)  # no "assay serve: http://…", no "?token="
     assert f"cannot serve on http://{host}:{port}/: the port is in use" in line

@@ -1,4 +1,4 @@
-"""The listening socket of ``assay serve``, bound before anything is printed.
+"""The listening socket of ``assay serve`` (and ``mcp --transport http``), bound first.
 
 Binding first means a port in use (or an address that is not this machine's) is one line
 and an exit code of its own before the server prints an address, let alone one with its
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import socket
+from typing import Any
 
 from assay.errors import BadInputError, UnavailableError, UserError
 
@@ -30,6 +31,14 @@ def bind_listener(host: str, port: int) -> socket.socket:
         return socket.create_server(address[:2], family=family)
     except OSError as exc:
         raise _refused(exc, host, port) from None
+
+
+def serve_on(listener: socket.socket, app: Any) -> None:
+    """Serve the ASGI ``app`` on ``listener`` until Ctrl-C or SIGTERM, then close it."""
+    import uvicorn
+
+    with listener:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listener])
 
 
 def _refused(exc: OSError, host: str, port: int) -> UserError:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from assay.cli.listen import bind_listener, shown_address
+from assay.cli.listen import bind_listener, serve_on, shown_address
 from assay.cli.options import CommonOptions, with_server_options
 from assay.cli.output import console
 from assay.errors import UserError
@@ -48,7 +48,7 @@ def serve(
     key (api_key) for its own model endpoint: the server's keys go nowhere a request chose.
     """
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (serve_on runs it; missing, it is the web extra)
 
         from assay.web.app import ServerConfig, create_app
         from assay.web.security import is_loopback, new_token
@@ -68,6 +68,4 @@ def serve(
     if token:
         console.print(f"open {address}?token={token}", markup=False, highlight=False)
         console.print("API clients send: Authorization: Bearer <token>", markup=False)
-    server = uvicorn.Server(uvicorn.Config(app, host=host, log_level="warning"))
-    with listener:
-        server.run(sockets=[listener])
+    serve_on(listener, app)
