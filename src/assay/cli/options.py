@@ -126,9 +126,9 @@ class CommonOptions:
         given = {name: value for name, value in flags.items() if value is not None}
         settings = load_settings(**{**(recorded or {}), **given})
         if self.starts_runs:
-            from assay.plugins import SEARCH_GROUP, registered
+            from assay.gather.search.registry import known_search_provider
 
-            registered(SEARCH_GROUP, settings.search.strip().lower())
+            known_search_provider(settings.search)
         return settings
 
     def served_choices(self, settings: Settings) -> ServedChoices:

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from assay.config import Settings
 from assay.errors import BadInputError, ConfigError
-from assay.plugins import SEARCH_GROUP, registered
+from assay.gather.search.registry import known_search_provider
 from assay.protocols.launch import StartRun, call_protocol
 from assay.store.eventlog import Listener
 
@@ -65,14 +65,6 @@ def normalise_model(spec: str) -> str:
 
 def _provider(spec: str | None) -> str | None:
     return spec.partition(":")[0].strip().lower() if spec else None
-
-
-def _known_search(name: str) -> str:
-    """``name`` normalised, once a search provider is registered under it (else the
-    ConfigError naming the registered ones: a typo is never offered, never a doomed run)."""
-    chosen = name.strip().lower()
-    registered(SEARCH_GROUP, chosen)
-    return chosen
 
 
 def _listed(values: Iterable[str]) -> str:
@@ -129,7 +121,7 @@ class ServedChoices:
         own_searxng = [settings.searxng_url] if settings.searxng_url else []
         return cls(
             models=frozenset(normalise_model(m) for m in [*own_models, *models]),
-            searches=frozenset(_known_search(s) for s in [settings.search, *searches]),
+            searches=frozenset(known_search_provider(s) for s in [settings.search, *searches]),
             base_urls=frozenset(normalise_url(u) for u in [*own_base, *base_urls]),
             searxng_urls=frozenset(normalise_url(u) for u in [*own_searxng, *searxng_urls]),
         )
@@ -197,7 +189,7 @@ class ServedChoices:
             )
 
     def _check_search(self, search: str | None, searxng_url: str | None) -> None:
-        if search is not None and _known_search(search) not in self.searches:
+        if search is not None and known_search_provider(search) not in self.searches:
             raise BadInputError(
                 f"search provider {search!r} is not offered by this server "
                 f"(offered: {_listed(self.searches)})"
