@@ -84,8 +84,9 @@ def main() -> None:
                   f"{row['wall_seconds']:5.1f}s {row['text'][:60]}")  # fmt: skip
     summary = data["summary"]
     print_scores(summary)
-    wall = summary["wall_total"]
-    print(f"wall {wall:.1f}s summed over runs ({summary['wall_mean']:.2f}s per claim); "
+    wall = summary["item_seconds_total"]
+    print(f"elapsed {summary['elapsed_seconds']:.1f}s; {wall:.1f}s summed over runs "
+          f"({summary['wall_mean']:.2f}s per claim); "
           f"model calls {summary['model_calls']}; tokens {summary['tokens_total']}")  # fmt: skip
     print(f"eval folder: {request.out_dir}")
 

@@ -121,3 +121,12 @@ def test_every_command_has_help() -> None:
 
 def test_exit_codes_match_the_error_tree() -> None:
     assert BadInputError("x").exit_code == 2
+
+
+def test_keys_list_with_no_keys_says_so_on_stderr(isolated_home: Path) -> None:
+    result = runner.invoke(app, ["keys", "list"])
+    assert result.exit_code == 0
+    assert result.stdout == ""  # still an empty list for a script
+    assert result.stderr.strip() == (
+        f"no keys stored in {isolated_home / 'keys.json'}; add one with `assay keys set NAME`"
+    )

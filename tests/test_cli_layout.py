@@ -29,36 +29,45 @@ def two_runs(isolated_home: Path) -> list[Path]:
     return [make_run(isolated_home), make_run(isolated_home, LONG_TOPIC)]
 
 
-def test_runs_at_80_columns_shows_whole_ids_status_and_claims(
+def test_runs_at_80_columns_shows_every_column_in_two_lines_a_run(
     two_runs: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines = runs_at(80, monkeypatch)
+    lines = runs_at(80, monkeypatch)  # as a pipe is laid out, too
     assert all(len(line) <= 80 for line in lines)
     assert lines[0].split() == ["id", "status", "claims"]
+    assert lines[1].split() == ["started", "protocol", "duration", "topic"]
     for run in two_runs:
-        row = next(line for line in lines if line.startswith(run.name))
-        assert row.split()[1:] == ["done", "1/2"]
+        at = next(i for i, line in enumerate(lines) if line.startswith(run.name))
+        assert lines[at].split()[1:] == ["done", "1/2"]
+        day, _time, protocol, duration, *_ = lines[at + 1].split()  # started: day time
+        assert (protocol, duration[-1]) == ("research", "s") and day.startswith("20")
+    long_at = next(i for i, line in enumerate(lines) if line.startswith(two_runs[1].name))
+    topic_column = lines[1].index("topic")
+    wrapped = [lines[long_at + 1][topic_column:]]
+    for line in lines[long_at + 2 :]:
+        if not line.startswith(" " * topic_column):
+            break
+        wrapped.append(line[topic_column:])
+    assert " ".join(wrapped) == LONG_TOPIC  # wrapped under its column, not cut
 
 
-def test_runs_at_120_columns_adds_protocol_duration_and_a_shortened_topic(
+def test_runs_at_120_columns_still_shows_every_column(
     two_runs: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    lines = runs_at(120, monkeypatch)
-    assert all(len(line) <= 120 for line in lines)
-    assert lines[0].split() == ["id", "protocol", "status", "claims", "duration", "topic"]
-    long_row = next(line for line in lines if line.startswith(two_runs[1].name))
-    assert " research " in long_row and " done " in long_row
-    assert long_row.rstrip().endswith("…") and LONG_TOPIC[:10] in long_row
-    short_row = next(line for line in lines if line.startswith(two_runs[0].name))
-    assert short_row.rstrip().endswith("Sample topic")
+    text = " ".join(" ".join(runs_at(120, monkeypatch)).split())
+    for header in ("id", "started", "protocol", "status", "claims", "duration", "topic"):
+        assert f" {header} " in f" {text} "
+    assert LONG_TOPIC in text
 
 
-def test_runs_wide_enough_shows_every_column_in_full(
+def test_runs_wide_enough_shows_one_line_a_run_with_every_column_in_full(
     two_runs: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lines = runs_at(250, monkeypatch)
-    assert "started" in lines[0].split()
-    assert any(line.rstrip().endswith(LONG_TOPIC) for line in lines)
+    assert lines[0].split() == ["id", "started", "protocol", "status", "claims", "duration",
+                                "topic"]  # fmt: skip
+    assert len(lines) == 3
+    assert lines[2].startswith(two_runs[1].name) and lines[2].rstrip().endswith(LONG_TOPIC)
 
 
 def command_paths() -> list[list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -91,15 +92,21 @@ def test_eval_of_questions_writes_eval_json_and_report_then_compares(tmp_path: P
     dataset = tmp_path / "q.json"
     dataset.write_text(json.dumps(QUESTIONS))
     out = tmp_path / "ev"
+    started = time.monotonic()
     result = runner.invoke(
         app, ["eval", str(dataset), "--out", str(out), "--sites", "2", "--concurrency", "3",
               "--quiet", "--home", str(tmp_path / "home")],
     )  # fmt: skip
+    took = time.monotonic() - started
     assert result.exit_code == 0, result.output
     data = json.loads((out / "eval.json").read_text())
     rows = {r["id"]: r for r in data["rows"]}
     assert rows["a"]["em"] == 1.0 and rows["a"]["grade"] == "correct"
     summary = data["summary"]
+    # elapsed is the eval's own clock; the items' times (which overlap) are summed apart
+    assert 0 < summary["elapsed_seconds"] <= took
+    assert summary["item_seconds_total"] == sum(r["wall_seconds"] for r in data["rows"])
+    assert f"elapsed {summary['elapsed_seconds']:.1f}s (items " in result.output
     assert summary["items"] == 3 and summary["failed"] == 0
     assert summary["fabricated_urls"] == 0 and summary["cited_urls"] > 0
     assert summary["quotes"] > 0 and summary["quotes_missing"] == 0

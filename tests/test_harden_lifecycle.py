@@ -45,7 +45,6 @@ def _lab_args(lab: Lab) -> list[str]:
     ("args", "said"),
     [
         (["research", "?!"], "topic is empty"),  # no words; a blank one starts no run
-        (["research", TOPIC, "--search", "nosuch"], "unknown search plugin"),
         (["research", TOPIC, "--search", "brave"], "BRAVE_API_KEY"),
         (["research", TOPIC, "--model", "nosuch:model"], "nosuch"),
     ],

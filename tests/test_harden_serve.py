@@ -279,10 +279,11 @@ def test_serve_offers_what_its_allow_options_name(monkeypatch: pytest.MonkeyPatc
     from assay.cli import app as cli
 
     served: dict[str, object] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda server, sockets=None: served.update(
+        app=server.config.app))  # fmt: skip
     args = ["serve", "--model", "openai:own", "--allow-model", "anthropic:other",
             "--allow-base-url", "http://127.0.0.1:9/v1", "--allow-search", "duckduckgo",
-            "--public-name", "Assay.Example"]  # fmt: skip
+            "--public-name", "Assay.Example", "--port", "0"]  # fmt: skip
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
     web = served["app"]

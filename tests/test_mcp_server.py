@@ -72,3 +72,22 @@ async def test_research_show_verify_and_runs_over_stdio(lab: Lab, isolated_home:
         missing = await client.call_tool("show", {"run_id": "no-such-run"})
         assert missing.is_error
     errlog.close()
+
+
+async def test_show_answers_with_the_reports_answer(
+    lab_research_run: Path, isolated_home: Path
+) -> None:
+    import shutil
+
+    from mcp import Client
+
+    from assay.config import load_settings
+    from assay.mcp_server import build_server
+    from assay.report.reading import report_answer
+
+    shutil.copytree(lab_research_run, isolated_home / "runs" / lab_research_run.name)
+    async with Client(build_server(load_settings(home=isolated_home))) as client:
+        shown = await client.call_tool("show", {"run_id": lab_research_run.name})
+    answer = shown.structured_content["outcome"]["answer"]
+    assert answer == report_answer((lab_research_run / "report.md").read_text(encoding="utf-8"))
+    assert "41 metres" in answer

@@ -133,3 +133,24 @@ def test_tampering_is_caught(
     assert result.exit_code == 4, result.output
     assert expected in " ".join(result.output.split())
     assert "Traceback" not in result.output
+
+
+def test_the_table_shows_every_check_whole_and_no_markup_at_80_columns(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.cli import output
+
+    run = build_run(isolated_home)
+    monkeypatch.setattr(output.console, "width", 80)
+    result = runner.invoke(app, ["verify", run.id])
+    assert result.exit_code == 0, result.output
+    assert "[green]" not in result.output and "[/]" not in result.output
+    assert all(len(line) <= 80 for line in result.output.splitlines())
+    payload = json.loads(runner.invoke(app, ["verify", run.id, "--json"]).output)
+    words = result.output.split()
+    checks = [
+        (name, c["passed"]) for claim in payload["claims"] for name, c in claim["checks"].items()
+    ]
+    assert len(checks) >= 10
+    for name, passed in checks:
+        assert ("✓" if passed else "✗") + name in words, name

@@ -158,6 +158,25 @@ def test_bad_requests_are_4xx_never_5xx(lab: Lab, isolated_home: Path) -> None:
     run_async(scenario)
 
 
+def test_an_unknown_search_provider_is_a_400_naming_the_registered_ones(
+    isolated_home: Path,
+) -> None:
+    from assay.gather.search.registry import search_provider_names
+
+    app = create_app(ServerConfig(load_settings(home=isolated_home)))
+
+    async def scenario() -> None:
+        async with api_client(app) as client:
+            refused = await client.post("/api/v1/runs", json={"topic": TOPIC, "search": "googl"})
+            assert refused.status_code == 400, refused.text
+            known = ", ".join(search_provider_names())
+            assert refused.json()["detail"] == f"unknown search plugin 'googl' (known: {known})"
+            listed = await client.get("/api/v1/runs")
+            assert listed.json() == []  # refused before a run existed
+
+    run_async(scenario)
+
+
 def test_a_token_guards_every_request_and_the_host_is_checked(
     lab: Lab, isolated_home: Path
 ) -> None:

@@ -191,3 +191,17 @@ def test_a_user_error_inside_the_run_is_recorded(isolated_home: Path) -> None:
     assert info["status"] == "failed" and "searxng" in info["reason"]
     types = [e["type"] for e in read_jsonl(run_dir / "run.log.jsonl").records]
     assert types[-2:] == ["error", "run.finished"]
+
+
+@pytest.mark.parametrize("args", [["Some topic"], [], ["--url", "http://a.test/"]])
+def test_the_cli_names_the_flags_that_give_a_topic_and_sources(args: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from assay.cli import app
+
+    result = CliRunner().invoke(app, ["web-research", *args])
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: {NEEDS_SOURCES}: give a TOPIC and at least one --url URL or --keyword QUERY "
+        "(both repeatable)"
+    )

@@ -220,4 +220,8 @@ def test_error_messages_golden(ferry_lab: Lab) -> None:
     lines.append(invoked.stdout.strip() + "\n")
     lines.append(invoked.stderr.strip().splitlines()[-1] + "\n")
     check_golden("errors.txt", normalise("\n".join(lines), ferry_lab))
-    assert lines[0].splitlines()[1:] == ["exit 2", "error: topic + urls/keywords required"]
+    assert lines[0].splitlines()[1:] == [  # the spec's text, then the flags that give them
+        "exit 2",
+        "error: topic + urls/keywords required: give a TOPIC and at least one --url URL or "
+        "--keyword QUERY (both repeatable)",
+    ]

@@ -14,7 +14,10 @@ in the run's event log before it reaches the user.
     │   ├── RunNotFoundError            no run matches the id or prefix
     │   ├── AmbiguousRunError           a run-id prefix that matches several runs
     │   ├── UnsafePathError             a path that would escape its directory
-    │   └── InstallError                a file assay runs on is missing or altered
+    │   ├── InstallError                a file assay runs on is missing or altered
+    │   └── UnavailableError            a service or address the command needs is not
+    │                                   there now: a broker that does not answer, a port
+    │                                   in use (exit 8: worth retrying as it is)
     └── RunError                        exit code 1
         ├── ProviderError               a search or model provider failed
         │   ├── models.ModelTimeout     a model gave no reply within the call's deadline
@@ -88,6 +91,14 @@ class InstallError(UserError):
     the file it should be: fixed by reinstalling, or by pointing the setting elsewhere."""
 
 
+class UnavailableError(UserError):
+    """Something outside assay that the command needs is not there right now: the broker
+    does not answer, the port is taken. Its own exit code, because the same command can
+    work later unchanged (a supervisor may restart a worker on 8, never on 2)."""
+
+    exit_code = 8
+
+
 class RunError(AssayError):
     """Something went wrong while a run was working."""
 
@@ -134,6 +145,7 @@ class IntegrityError(RunError):
 EXIT_CODES: dict[type[AssayError], int] = {
     AssayError: AssayError.exit_code,
     UserError: UserError.exit_code,
+    UnavailableError: UnavailableError.exit_code,
     RunError: RunError.exit_code,
     BudgetExhausted: BudgetExhausted.exit_code,
     RunCancelled: RunCancelled.exit_code,

@@ -31,6 +31,7 @@ from assay.protocols.deep.plan import MAX_DIRECTIONS
 from assay.protocols.launch import StartRun
 from assay.protocols.runner import observing_runs
 from assay.protocols.served import ServedChoices
+from assay.report.reading import report_answer
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
@@ -175,11 +176,14 @@ class AssayTools:
                              failures=result.failures, warnings=result.warnings)  # fmt: skip
 
     def show(self, run_id: str) -> RunShow:
+        """A finished run as ``run`` answered it: the answer is the report's, read back
+        (the run's result object is gone by now)."""
         run = self._open(run_id)
         report = run.dir / REPORT_FILE
-        text = report.read_text(encoding="utf-8")[:REPORT_CHARS] if report.is_file() else ""
-        return RunShow(outcome=outcome(run), topic=run.info.topic,
-                       events=len(run.events.read().records), report=text)  # fmt: skip
+        text = report.read_text(encoding="utf-8") if report.is_file() else ""
+        return RunShow(outcome=outcome(run, report_answer(text)), topic=run.info.topic,
+                       events=len(run.events.read().records),
+                       report=text[:REPORT_CHARS])  # fmt: skip
 
     def runs(self) -> list[RunSummary]:
         store = self.store

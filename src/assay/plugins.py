@@ -39,9 +39,15 @@ def unknown_name(what: str, name: str, known: Iterable[str]) -> ConfigError:
     return ConfigError(f"unknown {what} {name!r}{hint} (known: {', '.join(names) or 'none'})")
 
 
-def load_plugin(group: str, name: str) -> Any:
-    """Load the object registered as ``name`` in ``group``; unknown names are user errors."""
+def registered(group: str, name: str) -> EntryPoint:
+    """The entry point of ``name`` in ``group``; a name nothing registered is the one-line
+    ConfigError naming the registered ones (so a front end can refuse it before a run)."""
     found = _entry_points(group)
     if name not in found:
         raise unknown_name(f"{group.removeprefix('assay.')} plugin", name, found)
-    return found[name].load()
+    return found[name]
+
+
+def load_plugin(group: str, name: str) -> Any:
+    """Load the object registered as ``name`` in ``group``; unknown names are user errors."""
+    return registered(group, name).load()

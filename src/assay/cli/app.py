@@ -1,7 +1,8 @@
 """The root Typer app: global flags, error mapping, and the command groups.
 
 Errors become one line on stderr and the exit code their class documents (see
-``assay.errors``); ``--debug`` shows the traceback instead.
+``assay.errors``); so does an ``OSError`` (``assay.cli.failures``: a path that cannot be
+written is the user's to fix); ``--debug`` shows the traceback instead.
 
 Start-up stays fast (``assay --version`` in well under 0.3 s) because building the CLI
 imports only the command *declarations*. To add a command:
@@ -47,6 +48,7 @@ from assay.cli import (
     web_research_cmd,
     worker_cmd,
 )
+from assay.cli.failures import os_error
 from assay.cli.help import AssayGroup
 from assay.cli.index import index_app
 from assay.cli.lab import lab_app
@@ -66,10 +68,7 @@ class _ErrorMappingGroup(AssayGroup):
         try:
             return super().invoke(ctx)
         except AssayError as exc:
-            if _debugging(ctx):
-                print_traceback(exc)
-            else:
-                print_error(exc)
+            _report(ctx, exc, exc)
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt as exc:
             if _debugging(ctx):
@@ -77,11 +76,23 @@ class _ErrorMappingGroup(AssayGroup):
             else:
                 _print_interrupted()
             raise typer.Exit(RunCancelled.exit_code) from None
-        except (typer.TyperException, typer.Exit, typer.Abort, EOFError):
-            raise  # click's own: usage errors, exits, aborts
+        except (typer.TyperException, typer.Exit, typer.Abort, EOFError, BrokenPipeError):
+            raise  # click's own: usage errors, exits, aborts, a reader gone (quiet exit 1)
+        except OSError as exc:  # what the machine refused, mostly a path the user named
+            error = os_error(exc)
+            _report(ctx, exc, error)
+            raise typer.Exit(error.exit_code) from None
         except Exception as exc:  # a bug: its traceback, with secrets masked
             print_traceback(exc)
             raise typer.Exit(1) from None
+
+
+def _report(ctx: Any, exc: BaseException, error: AssayError) -> None:
+    """The one line for ``error``, or with ``--debug`` the traceback of ``exc``."""
+    if _debugging(ctx):
+        print_traceback(exc)
+    else:
+        print_error(error)
 
 
 def _debugging(ctx: Any) -> bool:

@@ -87,7 +87,8 @@ def _print_summary(data: dict[str, Any]) -> None:
     console.print(
         plain(f"fabricated URLs {s['fabricated_urls']}/{s['cited_urls']}  quotes missing "
               f"{s['quotes_missing']}/{s['quotes']}  tokens {s['tokens_total']}  model calls "
-              f"{s['model_calls']}  wall {s['wall_total']:.1f}s"),
+              f"{s['model_calls']}  elapsed {s['elapsed_seconds']:.1f}s (items "
+              f"{s['item_seconds_total']:.1f}s summed)"),
         markup=False, soft_wrap=True,
     )  # fmt: skip
 

@@ -9,7 +9,7 @@ import typer
 
 from assay.cli.help import AssayGroup
 from assay.cli.options import CommonOptions, HomeOpt
-from assay.cli.output import console
+from assay.cli.output import console, err_console, plain
 from assay.errors import BadInputError
 
 if TYPE_CHECKING:
@@ -44,8 +44,15 @@ def set_key(name: NameArg, home: HomeOpt = None) -> None:
 
 @keys_app.command("list")
 def list_keys(home: HomeOpt = None) -> None:
-    """List the names of stored keys."""
-    for name in _store(home).names():
+    """List the names of stored keys (none: says so on stderr, so stdout stays a list)."""
+    store = _store(home)
+    names = store.names()
+    if not names:
+        err_console.print(
+            plain(f"no keys stored in {store.path}; add one with `assay keys set NAME`"),
+            markup=False, soft_wrap=True,
+        )  # fmt: skip
+    for name in names:
         typer.echo(name)
 
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from assay.cli.listen import bind_listener, serve_on
 from assay.cli.options import CommonOptions, with_server_options
 from assay.errors import BadInputError, UserError
 
@@ -35,6 +36,7 @@ def mcp(
     server = build_server(settings, options.served_choices(settings))
     if transport == "stdio":
         server.run("stdio")
-    else:
-        security = http_security(host)
-        server.run("streamable-http", host=host, port=port, transport_security=security)
+    else:  # bound first, as serve does: a port in use is one line (exit 8), not uvicorn's 3
+        listener = bind_listener(host, port)
+        serve_on(listener, server.streamable_http_app(transport_security=http_security(host),
+                                                      host=host))  # fmt: skip

@@ -141,6 +141,9 @@ class CommonOptions:
     allow_searches: list[str] = field(default_factory=list)
     allow_base_urls: list[str] = field(default_factory=list)
     allow_searxng_urls: list[str] = field(default_factory=list)
+    starts_runs: bool = False
+    """A command that starts runs (every one with these options): its settings' search
+    provider must be a registered one, refused before any run exists."""
 
     def settings(self, recorded: Mapping[str, Any] | None = None) -> Settings:
         """The effective settings; ``recorded`` (a resumed run's) wins over all but flags."""
@@ -162,7 +165,12 @@ class CommonOptions:
             "budget_time": self.budget_time,
         }
         given = {name: value for name, value in flags.items() if value is not None}
-        return load_settings(**{**(recorded or {}), **given})
+        settings = load_settings(**{**(recorded or {}), **given})
+        if self.starts_runs:
+            from assay.gather.search.registry import known_search_provider
+
+            known_search_provider(settings.search)
+        return settings
 
     def served_choices(self, settings: Settings) -> ServedChoices:
         """What a server's requests may pick: ``settings`` plus the ``--allow-*`` offers."""
@@ -239,7 +247,7 @@ def _with_options(command: F, declared: tuple[tuple[str, Any, object], ...]) -> 
         for listed in ("allow_hosts", "include_domains", "exclude_domains",
                        *(_FIELDS[name] for name, _, _ in _SERVED)):  # fmt: skip
             given[listed] = given.get(listed) or []  # Typer gives None for a list not given
-        options = CommonOptions(**given)
+        options = CommonOptions(**given, starts_runs=True)
         return command(*args, options=options, **kwargs)
 
     with_options.__signature__ = own.replace(parameters=parameters)  # type: ignore[attr-defined]

@@ -33,7 +33,7 @@ def list_runs(home: Path | None, as_json: bool) -> None:
     if not rows:
         console.print(f"no runs yet in {store.root}")
         return
-    console.print(runs_table(rows, console.width))
+    console.print(runs_table(rows, console))
 
 
 def show_run(run_id: str, home: Path | None, *, as_json: bool, follow: bool) -> None:

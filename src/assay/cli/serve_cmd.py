@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from assay.cli.listen import bind_listener, serve_on, shown_address
 from assay.cli.options import CommonOptions, with_server_options
 from assay.cli.output import console
 from assay.errors import UserError
@@ -47,7 +48,7 @@ def serve(
     key (api_key) for its own model endpoint: the server's keys go nowhere a request chose.
     """
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (serve_on runs it; missing, it is the web extra)
 
         from assay.web.app import ServerConfig, create_app
         from assay.web.security import is_loopback, new_token
@@ -61,10 +62,10 @@ def serve(
         public_names=frozenset(public_name or ()),
     )  # fmt: skip
     app = create_app(config)
-    shown_host = f"[{host}]" if ":" in host else host
-    address = f"http://{shown_host}:{port}/"
+    listener = bind_listener(host, port)  # before the address (and its token) is printed
+    address = shown_address(host, listener.getsockname()[1])
     console.print(f"assay serve: {address}", markup=False, highlight=False)
     if token:
         console.print(f"open {address}?token={token}", markup=False, highlight=False)
         console.print("API clients send: Authorization: Bearer <token>", markup=False)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    serve_on(listener, app)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from assay.cli.options import BaseUrlOpt, CommonOptions, HomeOpt, JsonOpt, ModelOpt
-from assay.cli.output import console, err_console, print_json, shown
+from assay.cli.output import console, err_console, plain, print_json, shown
 from assay.errors import IntegrityError
 
 if TYPE_CHECKING:
@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from assay.config import Settings
     from assay.keys import KeyStore
 
-_MARK = {True: "[green]✓[/]", False: "[red]✗[/]"}
+_MARK = {True: ("✓", "green"), False: ("✗", "red")}
+_CHECK_WIDTH = 1 + len("numbers_supported")  # the longest check's mark and name
 RejudgeOpt = Annotated[
     bool,
     typer.Option(
@@ -84,17 +85,23 @@ async def _rejudge(result: RecheckReport, settings: Settings, keys: KeyStore) ->
 
 def _print(result: RecheckReport) -> None:
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table("claim", "recorded", "report", "re-derived", "checks", "reason")
+    # Cells are Text, never markup: a mark is a styled character beside a plain name, so no
+    # escaping can turn it into the literal "[green]✓[/]" an earlier version printed. The
+    # checks wrap between names (never inside one), the reason under them: at 80 columns
+    # all of it reads.
+    table = Table(box=None, pad_edge=False, padding=(0, 1), header_style="bold")
+    for header in ("claim", "recorded", "report", "re-derived"):
+        table.add_column(header, no_wrap=True)
+    table.add_column("checks, reason", ratio=1, min_width=_CHECK_WIDTH)
     for item in result.claims:
-        checks = " ".join(f"{_MARK[c.passed]}{shown(c.name)}" for c in item.checks)
+        marks = Text(" ").join(Text.assemble(_MARK[c.passed], plain(c.name)) for c in item.checks)
+        lines = [marks, Text(plain(item.reason), style="dim")] if item.reason else [marks]
         table.add_row(
-            shown(item.claim_id),
-            shown(item.recorded),
-            shown(item.presented or "-"),
-            shown(item.rederived),
-            checks,  # the marks are markup; each name is escaped
-            shown(item.reason),
+            *(Text(plain(v)) for v in (item.claim_id, item.recorded, item.presented or "-")),
+            Text(plain(item.rederived)),
+            Text("\n").join(lines),
             style="red" if item.failed else "",
         )
     console.print(table)

@@ -32,6 +32,7 @@ DepthOpt = Annotated[
     str, typer.Option("--depth", help="shallow, medium or deep: 3, 5 or 7 sources.")
 ]
 FormatOpt = Annotated[str, typer.Option("--format", help="summary, report or structured.")]
+HOW = "give a TOPIC and at least one --url URL or --keyword QUERY (both repeatable)"
 
 
 @with_common_options
@@ -54,7 +55,7 @@ def web_research(
     from assay.protocols.web_research import WebResearchRequest, run_web_research
     from assay.store.runs import REPORT_JSON_FILE
 
-    request = WebResearchRequest.build(topic, url, keyword, depth, output_format)
+    request = WebResearchRequest.build(topic, url, keyword, depth, output_format, how=HOW)
     settings = options.settings()
     with progress(not (options.quiet or options.json)) as listener:
         result = asyncio.run(run_web_research(request, settings, listener=listener))

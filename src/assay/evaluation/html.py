@@ -62,12 +62,18 @@ def _figures(s: dict[str, Any], claims: bool) -> list[list[str]]:
         ["fabricated claim markers", str(s["fabricated_markers"])],
         ["tokens (total / per item)", f"{s['tokens_total']} / {s['tokens_mean']:.0f}"],
         ["model calls", str(s["model_calls"])],
-        ["wall time (total / per item)", f"{s['wall_total']:.1f} s / {s['wall_mean']:.1f} s"],
+        ["elapsed", _seconds(s.get("elapsed_seconds"))],  # an older eval.json has none
+        ["item time (summed / per item)",
+         f"{s['item_seconds_total']:.1f} s / {s['wall_mean']:.1f} s"],
     ]  # fmt: skip
 
 
 def _maybe(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
+
+
+def _seconds(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f} s"
 
 
 def _by_type(groups: dict[str, dict[str, Any]], claims: bool) -> str:

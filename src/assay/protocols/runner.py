@@ -98,10 +98,13 @@ class RunContext:
     extractor: ClaimExtractor = field(init=False)
     searches: SearchWatch = field(default_factory=SearchWatch)
     owns_model: bool = field(init=False, default=False)
+    fetched_before: int = field(init=False, default=0)
+    """Pages the run had fetched before this context (a resumed run adds to them)."""
     adopted: list[Model] = field(default_factory=list)
     """Models a protocol built for this run (synth's per-agent models), closed with it."""
 
     def __post_init__(self) -> None:
+        self.fetched_before = self.run.info.usage.fetches
         self.meter.add_listener(self._record_usage)
         self.run.events.listeners.append(self.searches)
         if self.model is None:
@@ -193,7 +196,10 @@ async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
     """Run ``body`` and end the run as the module docstring says (errors are re-raised)."""
     run = context.run
     try:
-        result = await _within_time_budget(context, body)
+        try:
+            result = await _within_time_budget(context, body)
+        finally:
+            _count_fetches(context)  # into run.info, which every ending below saves
         failure = context.searches.failure()
         if failure is not None:
             raise failure
@@ -218,6 +224,11 @@ async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
         run.events.emit(WarningEvent(message=warning, code="search_partial"))
     _finish(run, "done", None)
     return result
+
+
+def _count_fetches(context: RunContext) -> None:
+    fetched = context.fetched_before + context.budget.spent().fetches
+    context.run.info.usage = context.run.info.usage.model_copy(update={"fetches": fetched})
 
 
 async def _within_time_budget(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:

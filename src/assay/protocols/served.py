@@ -16,7 +16,8 @@ The rule: a server never lends its credentials to a destination the request chos
   key must not go where the run's endpoint is).
 
 Both servers call ``Served.call``; ``ServedChoices.resolve`` refuses, with a one-line
-``BadInputError``, whatever the rule does not allow.
+``BadInputError``, whatever the rule does not allow, and a search provider no plugin
+registered with the ``ConfigError`` that names the registered ones (a 400, not a run).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pydantic import ValidationError
 
 from assay.config import Settings
 from assay.errors import BadInputError, ConfigError
+from assay.gather.search.registry import known_search_provider
 from assay.protocols.launch import StartRun, call_protocol
 from assay.store.eventlog import Listener
 
@@ -121,7 +123,7 @@ class ServedChoices:
         own_searxng = [settings.searxng_url] if settings.searxng_url else []
         return cls(
             models=frozenset(normalise_model(m) for m in [*own_models, *models]),
-            searches=frozenset(s.strip().lower() for s in [settings.search, *searches]),
+            searches=frozenset(known_search_provider(s) for s in [settings.search, *searches]),
             base_urls=frozenset(normalise_url(u) for u in [*own_base, *base_urls]),
             searxng_urls=frozenset(normalise_url(u) for u in [*own_searxng, *searxng_urls]),
         )
@@ -190,7 +192,7 @@ class ServedChoices:
             )
 
     def _check_search(self, search: str | None, searxng_url: str | None) -> None:
-        if search is not None and search.strip().lower() not in self.searches:
+        if search is not None and known_search_provider(search) not in self.searches:
             raise BadInputError(
                 f"search provider {search!r} is not offered by this server "
                 f"(offered: {_listed(self.searches)})"

@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,7 +28,7 @@ import redis
 
 from assay.batch import BatchFiles, BatchJob, BatchSpec, ResultRow, run_job
 from assay.config import Settings
-from assay.errors import BadInputError
+from assay.errors import BadInputError, UnavailableError, UserError
 from assay.queue.consumer import AdmittingRedisBroker
 from assay.queue.envelope import LIMITS, QueuedJob, QueuedQuestion, RejectedMessage, open_envelope
 
@@ -44,7 +46,6 @@ def make_broker(
     url: str, *, key: bytes | None = None, heartbeat_timeout: float = HEARTBEAT_TIMEOUT
 ) -> AdmittingRedisBroker:
     """The broker at ``url``, once it answers (an unreachable one is a one-line error)."""
-    parts = urlsplit(url)
     try:
         broker = AdmittingRedisBroker(
             actor=ACTOR,
@@ -55,11 +56,59 @@ def make_broker(
             maintenance_chance=MAINTENANCE_CHANCE,
         )
         broker.client.ping()
-    except (redis.RedisError, ValueError) as exc:  # ValueError: not a redis:// URL
-        where = f"{parts.hostname}:{parts.port or 6379}" if parts.hostname else repr(url)
-        raise BadInputError(f"cannot reach the broker at {where}: {exc}") from None
+    except ValueError as exc:  # not a redis:// URL
+        raise BadInputError(f"--broker is not a Redis URL: {exc}") from None
+    except redis.RedisError as exc:
+        raise broker_error(url, exc) from None
     dramatiq.set_broker(broker)
     return broker
+
+
+def broker_error(
+    url: str, exc: redis.RedisError, *, silent_for: float = 0.0, then: str = ""
+) -> UserError:
+    """The one line for a broker that failed with ``exc``: unavailable (exit 8, the same
+    command may work later) when it does not answer, a user error when it refuses what the
+    URL says (its password, its database); ``then``: what becomes of the work."""
+    parts = urlsplit(url)
+    where = f"{parts.hostname}:{parts.port or 6379}" if parts.hostname else "--broker"
+    after = f"; {then}" if then else ""
+    unanswered = isinstance(exc, redis.ConnectionError | redis.TimeoutError)
+    if not unanswered or isinstance(exc, redis.AuthenticationError):
+        return BadInputError(f"the broker at {where} refused: {exc}{after}")
+    if silent_for:
+        return UnavailableError(f"lost the broker at {where} ({silent_for:.0f} s without an "
+                                f"answer): {exc}{after}")  # fmt: skip
+    return UnavailableError(f"cannot reach the broker at {where}: {exc}{after}")
+
+
+@dataclass
+class BrokerWatch:
+    """Whether a broker that stopped answering has had long enough to come back.
+
+    A restart of Redis takes a moment; a worker or a client that gave up at the first
+    refused connection would end over it. Past ``patience`` seconds without an answer
+    (a worker's heartbeat timeout: by then the broker counts the worker dead and requeues
+    its messages anyway) ``failed`` raises the one-line ``broker_error``.
+    """
+
+    url: str
+    patience: float = HEARTBEAT_TIMEOUT
+    then: str = ""
+    """What becomes of the work when the watcher gives up, for the error line."""
+    silent_since: float | None = None
+
+    def answered(self) -> None:
+        self.silent_since = None
+
+    def failed(self, exc: redis.RedisError) -> None:
+        now = time.monotonic()
+        if self.silent_since is None:
+            self.silent_since = now
+        silent = now - self.silent_since
+        error = broker_error(self.url, exc, silent_for=max(silent, 1.0), then=self.then)
+        if silent >= self.patience or not isinstance(error, UnavailableError):
+            raise error from None  # a refusal (a wrong password) does not get better
 
 
 def batch_id(results: Path) -> str:

@@ -5,7 +5,8 @@ Workers append each question's row to the batch's file under the shared run stor
 its own results file, shows it, and returns when every question it enqueued has one (Ctrl-C
 stops following; the jobs stay queued, and the next run of the batch copies what they wrote).
 A message a worker dead-lettered (signed with another key, say) becomes a failed row saying
-so, rather than a wait that never ends.
+so, rather than a wait that never ends. A broker silent for longer than a worker's heartbeat
+timeout ends the following with one line; the questions stay queued for the next run.
 """
 
 from __future__ import annotations
@@ -20,9 +21,21 @@ from assay.batch import BatchFiles, BatchJob, BatchSpec, ResultRow
 from assay.batch.files import FINISHED
 from assay.queue.consumer import dead_letter_reason_key, dead_letters_key
 from assay.queue.envelope import seal
-from assay.queue.messages import ACTOR, NAMESPACE, QUEUE, make_broker, question
+from assay.queue.messages import (
+    ACTOR,
+    HEARTBEAT_TIMEOUT,
+    NAMESPACE,
+    QUEUE,
+    BrokerWatch,
+    make_broker,
+    question,
+)
 
 FOLLOW_INTERVAL = 0.5
+BROKER_PATIENCE = HEARTBEAT_TIMEOUT
+"""Seconds the broker may stay silent before following gives up (the workers' default
+heartbeat timeout: past it they would have given up on the broker too)."""
+GIVEN_UP = "the questions stay queued: run this batch again to collect what workers finish"
 
 
 def catch_up(shared: BatchFiles, files: BatchFiles) -> int:
@@ -68,6 +81,7 @@ def follow(
     """Until every job of ``sent`` has a row past the first ``after`` rows of ``shared`` (or
     was dead-lettered), copy each into ``files``; their rows."""
     client = redis.Redis.from_url(url)
+    watch = BrokerWatch(url, patience=BROKER_PATIENCE, then=GIVEN_UP)
     seen: dict[str, ResultRow] = {}
     deadline = None if timeout is None else time.monotonic() + timeout
 
@@ -81,7 +95,14 @@ def follow(
             for job_id, row in shared.rows(after=after).items():
                 if job_id in sent and job_id not in seen:
                     heard(row)
-            for row in _dead_lettered(client, {j: r for j, r in sent.items() if j not in seen}):
+            try:
+                rejected = _dead_lettered(client, {j: r for j, r in sent.items() if j not in seen})
+            except redis.RedisError as exc:  # rows still arrive through the shared files
+                watch.failed(exc)
+                rejected = []
+            else:
+                watch.answered()
+            for row in rejected:
                 heard(row)
             if deadline is not None and time.monotonic() > deadline:
                 break

@@ -15,17 +15,19 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from assay.errors import UserError
+from assay.errors import ConfigError, UserError
 
 _CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 PRINT_TIMEOUT_S = 60.0
 
 
 def chromium_path() -> str:
-    """``ASSAY_CHROMIUM`` or the first Chromium on PATH; UserError when there is none."""
+    """``ASSAY_CHROMIUM`` or the first Chromium on PATH; UserError when there is none, and
+    ConfigError when ``ASSAY_CHROMIUM`` names no program (a typo there is not a reason to
+    fall back to another browser quietly)."""
     configured = os.environ.get("ASSAY_CHROMIUM")
     if configured:
-        return configured
+        return _configured_program(configured)
     for name in _CANDIDATES:
         found = shutil.which(name)
         if found:
@@ -34,6 +36,22 @@ def chromium_path() -> str:
         "PDF export needs Chromium: install it (Debian: apt-get install chromium) "
         "or set ASSAY_CHROMIUM to its path"
     )
+
+
+def _configured_program(path: str) -> str:
+    found = Path(path).expanduser()
+    problem = (
+        "there is no such file" if not found.exists()
+        else "it is not a file" if not found.is_file()
+        else "it is not executable" if not os.access(found, os.X_OK)
+        else None
+    )  # fmt: skip
+    if problem is not None:
+        raise ConfigError(
+            f"ASSAY_CHROMIUM is {path!r}, but {problem}: set it to Chromium's program "
+            "(e.g. /usr/bin/chromium) or unset it to use the Chromium on PATH"
+        )
+    return str(found)
 
 
 def html_to_pdf(page: str, *, timeout: float = PRINT_TIMEOUT_S) -> bytes:

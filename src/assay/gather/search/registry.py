@@ -16,7 +16,7 @@ import httpx2
 from assay.errors import ConfigError
 from assay.gather.fetch.guard import Resolver, guarded_client
 from assay.gather.search.base import SearchProvider, SearchProviderFactory
-from assay.plugins import SEARCH_GROUP, load_plugin, plugin_names
+from assay.plugins import SEARCH_GROUP, plugin_names, registered
 
 if TYPE_CHECKING:
     from assay.config import Settings
@@ -31,8 +31,8 @@ def build_search_provider(
     name: str | None = None,
 ) -> SearchProvider:
     """The provider named ``name`` (default: ``settings.search``), built from the settings."""
-    chosen = (name or settings.search).strip().lower()
-    factory: SearchProviderFactory = load_plugin(SEARCH_GROUP, chosen)
+    chosen = known_search_provider(name or settings.search)
+    factory: SearchProviderFactory = registered(SEARCH_GROUP, chosen).load()
     if not callable(factory):
         raise ConfigError(f"search plugin {chosen!r} does not load a factory")
     provider = factory(settings, http=http, keys=keys)
@@ -57,6 +57,15 @@ def search_client(
     endpoints = (settings.searxng_url, settings.mcp_url)
     named = [host for url in endpoints if url and (host := urlsplit(url.strip()).hostname)]
     return guarded_client([*settings.allow_hosts, *named], resolver=resolver, timeout=timeout)
+
+
+def known_search_provider(name: str) -> str:
+    """``name`` as providers are named (trimmed, lower case), once one is registered under
+    it; else the one-line ConfigError naming the registered ones. Front ends call it before
+    a run exists, so a typo is refused (a 400, exit 2), never a run that fails."""
+    chosen = name.strip().lower()
+    registered(SEARCH_GROUP, chosen)
+    return chosen
 
 
 def search_provider_names() -> list[str]:

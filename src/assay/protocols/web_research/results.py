@@ -46,12 +46,16 @@ class WebResearchRequest:
         keywords: Iterable[str] | None,
         depth: str,
         output_format: str,
+        *,
+        how: str = "",
     ) -> WebResearchRequest:
+        """``how``: how this front end gives a topic and sources (its flags), added to the
+        spec's message when they are missing."""
         text = " ".join((topic or "").split())
         kept_urls = _kept(urls, "urls")
         kept_keywords = _kept(keywords, "keywords")
         if not text or not (kept_urls or kept_keywords):
-            raise BadInputError(NEEDS_SOURCES)
+            raise BadInputError(f"{NEEDS_SOURCES}: {how}" if how else NEEDS_SOURCES)
         if depth not in get_args(Depth):
             raise BadInputError(f"depth must be shallow, medium or deep, got {depth!r}")
         if output_format not in get_args(OutputFormat):
