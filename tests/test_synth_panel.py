@@ -53,7 +53,7 @@ def picker(chosen: list[float], pick: str | None = None, delay: float = 0.0) -> 
     first); it records when each request started and ended."""
 
     async def script(request: Request) -> object:
-        prompt = request.messages[0].content
+        prompt = request.messages[-1].content  # the latest turn of its conversation
         if "EVIDENCE:" in request.messages[-1].content:
             return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
         if prompt.startswith("TOPIC:"):  # its own queries
