@@ -102,6 +102,6 @@ def resume(
     recorded = RunStore(options.settings().home).open(run_id).info.config
     settings = options.settings({k: recorded[k] for k in RESUMED_SETTINGS if k in recorded})
     if is_deep_run(settings, run_id):
-        resume_deep(run_id, options)
+        resume_deep(run_id, options, settings)
         return
     _drive(options, lambda listener: resume_async(run_id, settings=settings, listener=listener))
