@@ -89,6 +89,7 @@ class Panel:
         self.lock = asyncio.Lock()
         self.ledger = self.run.claim_ledger
         self.block_reasons: dict[str, str] = {}
+        self._turns: list[asyncio.Event] = []  # Phase 1: each searcher's claims recorded
 
     def signal(self, name: str, agent: str | None = None, detail: str | None = None) -> None:
         self.run.events.emit(Signal(signal=name, agent=agent, detail=detail))
@@ -106,19 +107,23 @@ class Panel:
     # Phase 1 -------------------------------------------------------------------------
     async def phase1(self, members: list[Member]) -> list[Narrative]:
         self.run.events.emit(PhaseStarted(phase="phase1", detail=f"{len(members)} searchers"))
-        tasks = [
-            supervise(
-                self._respond(m, len(members)),
-                agent=m.agent.name,
-                phase=1,
-                target=m.worker,
-                timeouts=self.timeouts,
-                emit=self.emit,
-                clock=m.clock,
-            )
-            for m in members
-        ]
-        results = await asyncio.gather(*tasks)
+        self._turns = [asyncio.Event() for _ in members]
+
+        async def respond(member: Member) -> Narrative | None:
+            try:
+                return await supervise(
+                    self._respond(member, len(members)),
+                    agent=member.agent.name,
+                    phase=1,
+                    target=member.worker,
+                    timeouts=self.timeouts,
+                    emit=self.emit,
+                    clock=member.clock,
+                )
+            finally:  # done, blocked or failed: the next searcher's claims may be recorded
+                self._turns[member.index].set()
+
+        results = await asyncio.gather(*(respond(m) for m in members))
         done = []
         for member, narrative in zip(members, results, strict=True):
             if narrative is None:
@@ -155,7 +160,11 @@ class Panel:
     async def _ledger(self, member: Member, narrative: Narrative) -> None:
         """Every sentence becomes the searcher's own claim, citing its own sources (quoted
         ones with their quote), then is verified. A sentence another searcher also wrote
-        is a claim of each: who asserted what, from which page, is never merged."""
+        is a claim of each: who asserted what, from which page, is never merged. The
+        searchers work in parallel but record in roster order (each after the one before
+        it has recorded, or ended), so a run's claim ids do not depend on who was faster."""
+        if member.index > 0:
+            await self._turns[member.index - 1].wait()
         async with self.lock:
             ids: list[str] = []
             for paragraph in narrative.paragraphs:
