@@ -87,6 +87,16 @@ PAGES: dict[str, list[str]] = {
         "Prior to 1925, it was also the leading publishing house in Norway, and it published "
         "all of Henrik Ibsen's works.",
     ],
+    # a second publisher, with its founding year (the question "which was founded first")
+    "Concordia Publishing House": [
+        "Concordia Publishing House (CPH), founded in 1869, is the official publishing arm of "
+        "the Lutheran Church–Missouri Synod.",
+        "Headquartered in St Louis, Missouri at 3558 S. Jefferson, CPH publishes the Synod's "
+        'official magazine, "The Lutheran Witness" and the Synod\'s hymnals, including "The '
+        'Lutheran Hymnal" (1941), "Lutheran Worship" (1982), and "Lutheran Service Book" (2006).',
+        "Concordia Publishing House is the oldest publishing company west of the Mississippi "
+        "River and the world's largest distinctly Lutheran publishing house.",
+    ],
     # two American actors (PopQA corpus, MIT)
     "Linden Ashby": [
         "Clarence Linden Garnett Ashby III (born May 23, 1960) is an American actor.",

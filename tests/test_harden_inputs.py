@@ -77,9 +77,10 @@ def test_a_binary_roster_is_a_one_line_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app, ["synth", "topic", "--roster", str(roster), "--output", str(tmp_path / "o.md")]
     )
-    assert result.exit_code == 7, result.output  # [BLOCK]: missing input
+    assert result.exit_code == 2, result.output  # bad input: nothing starts (issue 25)
     assert "Traceback" not in result.output
     assert "not a text file" in result.output
+    assert not (tmp_path / "o.md").exists()
 
 
 @pytest.mark.parametrize(

@@ -80,13 +80,14 @@ def test_a_fifo_roster_is_refused_without_waiting_for_a_writer(tmp_path: Path) -
     assert "not a regular file" in str(raised[0])
 
 
-def test_a_roster_over_the_cap_is_a_one_line_block(tmp_path: Path) -> None:
+def test_a_roster_over_the_cap_is_a_one_line_error(tmp_path: Path) -> None:
     roster = tmp_path / "roster.yaml"
     roster.write_text(ROSTER + "#" * 2_000_000 + "\n", encoding="utf-8")
     result = runner.invoke(
         app, ["synth", "topic", "--roster", str(roster), "--output", str(tmp_path / "o.md")]
     )
-    assert result.exit_code == 7, result.output  # [BLOCK]: missing input
+    assert result.exit_code == 2, result.output  # bad input: nothing starts (issue 25)
+    assert not (tmp_path / "o.md").exists()
     assert "larger than 1,000,000 bytes" in result.output
     assert "Traceback" not in result.output
 

@@ -114,18 +114,26 @@ def test_a_model_that_searches_first_is_held_to_the_ritual(lab: Lab, isolated_ho
     assert "unchecked free-text" not in report and "No direct answer found" in report
 
 
-def test_ask_escalates_a_research_grade_question(lab: Lab, isolated_home: Path) -> None:
+def test_ask_escalates_a_research_grade_question_in_one_run(lab: Lab, isolated_home: Path) -> None:
+    """The research agent takes over in the ask's own run: no empty 0/0 ask run beside
+    it, and the run ends through the normal lifecycle (one run.finished)."""
     settings = lab_settings(lab, isolated_home)
     result = asyncio.run(
         ask_async("Compare the history of the Halvorsen Lighthouse", settings=settings)
     )
-    assert result.escalated_from and result.protocol == "research"
-    ask_log = events(Path(result.run_dir).parent / result.escalated_from)
-    escalation = next(e for e in ask_log if e["type"] == "tool.request_full_research")
+    assert result.escalated_from == result.run_id and result.protocol == "research"
+    assert [p.name for p in Path(result.run_dir).parent.iterdir()] == [result.run_id]
+    log = events(Path(result.run_dir))
+    types = [e["type"] for e in log]
+    escalation = next(e for e in log if e["type"] == "tool.request_full_research")
     assert escalation["data"]["runId"] == result.run_id
     assert "multi-source verification" in escalation["data"]["reason"]
-    full = json.loads((Path(result.run_dir) / "run.json").read_text())
-    assert full["escalated_from"] == result.escalated_from and full["status"] == "done"
+    assert types.count("run.started") == 1 and types.count("run.finished") == 1
+    assert types[-1] == "run.finished" and log[-1]["data"]["status"] == "done"
+    info = json.loads((Path(result.run_dir) / "run.json").read_text())
+    assert info["status"] == "done" and info["protocol"] == "research"
+    assert "multi-source verification" in info["escalated"]
+    assert len(result.sources) > 0 and sum(result.claims.values()) > 0
 
 
 def test_ask_answers_a_simple_question_directly(lab: Lab, isolated_home: Path) -> None:

@@ -70,7 +70,7 @@ def writer(stall_judge: list[bool]) -> Any:
     one that no quote supports."""
 
     async def script(request: Request) -> object:
-        prompt = request.messages[0].content
+        prompt = request.messages[-1].content  # the latest turn of its conversation
         if "EVIDENCE:" in request.messages[-1].content:
             if stall_judge and stall_judge[0]:
                 await asyncio.sleep(60)

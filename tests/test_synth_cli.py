@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from assay.cli import app
@@ -30,14 +31,21 @@ def test_a_roster_that_cannot_search_is_a_mismatch_with_exit_5(
     assert "Codex" in output.read_text()
 
 
-def test_a_missing_roster_file_is_a_one_line_error(tmp_path: Path, isolated_home: Path) -> None:
-    result = runner.invoke(
-        app,
-        ["synth", "t", "--roster", str(tmp_path / "nope.yaml"), "--output", str(tmp_path / "o.md")],
-    )
-    assert result.exit_code == 7, result.output  # the spec's [BLOCK]: missing input
-    assert "[BLOCK] missing input: roster" in result.output
-    assert "[BLOCK] [BLOCK]" not in result.output and "Traceback" not in result.output
+@pytest.mark.parametrize("content", [None, "agents: [{name: CC, role: BOSS}]\n", "agents: [\n"])
+def test_a_roster_error_writes_nothing_and_says_so_on_stderr(
+    tmp_path: Path, isolated_home: Path, content: str | None
+) -> None:
+    roster = tmp_path / "roster.yaml"
+    if content is not None:
+        roster.write_text(content)
+    output = tmp_path / "o.md"
+    result = runner.invoke(app, ["synth", "t", "--roster", str(roster), "--output", str(output)])
+    assert result.exit_code == 2, result.output  # bad input, as every other command's
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "roster" in lines[0] and "Traceback" not in result.stderr
+    assert not output.exists()
+    assert not (isolated_home / "runs").exists() or not any((isolated_home / "runs").iterdir())
 
 
 def test_the_help_example_roster_passes_the_role_rules() -> None:

@@ -53,7 +53,7 @@ def picker(chosen: list[float], pick: str | None = None, delay: float = 0.0) -> 
     first); it records when each request started and ended."""
 
     async def script(request: Request) -> object:
-        prompt = request.messages[0].content
+        prompt = request.messages[-1].content  # the latest turn of its conversation
         if "EVIDENCE:" in request.messages[-1].content:
             return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
         if prompt.startswith("TOPIC:"):  # its own queries
@@ -243,3 +243,22 @@ def test_mismatch_halts_before_any_phase(
         assert f"| {agent['name']} |" in text
     log = read_jsonl(Path(result.run_dir) / "run.log.jsonl").records
     assert not any(e["type"] == "tool.search" for e in log)  # never simulate a search
+
+
+def test_claim_ids_do_not_depend_on_which_searcher_is_faster(
+    tarn: Lab, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The searchers work in parallel; the first in the roster still records first."""
+    from assay.protocols.synth import phases
+
+    real = phases.gather
+
+    async def slow_first(session: Any, queries: list[str]) -> Any:
+        if session.settings.searxng_url == tarn.sites[0]:  # Codex, first in the roster
+            await asyncio.sleep(1.0)
+        return await real(session, queries)
+
+    monkeypatch.setattr(phases, "gather", slow_first)
+    result = run(isolated_home, roster(tarn))
+    mine = {c.created_by: c.id for c in reversed(ClaimLedger(Path(result.run_dir)).claims())}
+    assert mine["Codex"] == "claim_001"  # was Peer's, who finished first

@@ -172,7 +172,7 @@ def test_a_repeated_key_point_adds_its_source_to_the_existing_claim(isolated_hom
     same = KeyPoint(
         "The bridge is 420 metres long.", Quote("The bridge is 420 metres long.", 0, 30)
     )
-    other = KeyPoint("It opened in 1931", Quote("It opened in 1931.", 31, 49))
+    other = KeyPoint("The bridge opened in 1931", Quote("The bridge opened in 1931.", 31, 57))
     one = record_key_points(run, first, [same])
     two = record_key_points(run, second, [KeyPoint(same.text.rstrip("."), same.quote), other])
     claims = ClaimLedger(run.dir).claims()

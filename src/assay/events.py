@@ -113,7 +113,8 @@ class ToolWorkspace(Event):
 
 
 class FullResearchRequested(Event):
-    """The one-shot agent called requestFullResearch; ``runId`` is the full run that takes over."""
+    """The one-shot agent called requestFullResearch; ``runId`` is the run the full research
+    goes on in (the same run: the research agent takes over with a fresh harness)."""
 
     type: ClassVar[str] = "tool.request_full_research"
     reason: str

@@ -58,3 +58,16 @@ def stand_alone(sentence: str, subject: str) -> str:
         if match:
             return replacement + sentence[match.end() :]
     return sentence
+
+
+_ANTECEDENT = re.compile(
+    r"^(?:It|He|She|They|Its|His|Her|Their|This|These|That|Those|Such|Both|Each|"
+    r"(?:Like|Unlike) (?:that|this|those|these|it|them)|The (?:other|same|latter|former))\b"
+)
+
+
+def leans_on_antecedent(sentence: str) -> bool:
+    """Whether ``sentence`` opens with words that point back to an earlier one ("It was
+    accepted in this role …", "Like that aircraft, it …", "The latter …"): out of its
+    page it says nothing checkable unless ``stand_alone`` names its subject."""
+    return bool(_ANTECEDENT.match(sentence.lstrip(" \"'“‘(")))

@@ -42,7 +42,11 @@ def deep(
     ] = 6,
     output: Annotated[
         Path | None,
-        typer.Option("--output", help="Folder for research_<topic>_<date>.md (default: here)."),
+        typer.Option(
+            "--output",
+            help="A folder for a copy of research_<topic>_<date>.md (it is always saved in "
+            "the run directory).",
+        ),
     ] = None,
     *,
     options: CommonOptions,
@@ -71,13 +75,13 @@ def is_deep_run(settings: Settings, run_id: str) -> bool:
     return store.open(run_id).info.protocol == "deep"
 
 
-def resume_deep(run_id: str, options: CommonOptions) -> None:
-    """``assay resume`` of a deep run: it goes on at its first direction without a review."""
+def resume_deep(run_id: str, options: CommonOptions, settings: Settings) -> None:
+    """``assay resume`` of a deep run: it goes on at its first direction without a review,
+    with ``settings`` (the run's own recorded ones, a flag given here winning)."""
     import asyncio
 
     from assay.protocols.deep import deep_resume_async
 
-    settings = options.settings()
     result = asyncio.run(deep_resume_async(run_id, settings=settings, echo=_echo(options)))
     _finish(result, options)
 

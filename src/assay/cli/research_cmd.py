@@ -25,7 +25,7 @@ def _report(result: ResearchResult, as_json: bool) -> None:
         print_json(result.to_json())
         return
     if result.escalated_from:
-        err_console.print(f"escalated from {shown(result.escalated_from)} to full research")
+        err_console.print("the question needed full research: it went on in the same run")
     console.print(f"[bold]Answer:[/] {shown(result.answer or '(none found)')}", highlight=False)
     counts = ", ".join(f"{n} {s}" for s, n in result.claims.items() if n) or "no claims"
     console.print(f"claims: {counts}; sources: {len(result.sources)}; engine: {result.engine}")
@@ -102,6 +102,6 @@ def resume(
     recorded = RunStore(options.settings().home).open(run_id).info.config
     settings = options.settings({k: recorded[k] for k in RESUMED_SETTINGS if k in recorded})
     if is_deep_run(settings, run_id):
-        resume_deep(run_id, options)
+        resume_deep(run_id, options, settings)
         return
     _drive(options, lambda listener: resume_async(run_id, settings=settings, listener=listener))

@@ -15,8 +15,8 @@ body raises:
                  recorded as an ``error`` event before it reaches the user
 
 Every ending is a ``run.finished`` event and the status in run.json; a model the context
-built is closed. ``HandOver`` is the one exception that leaves the ending to the caller
-(``assay ask`` handing a question over to a full research run).
+built is closed. No exception leaves the ending to the caller (``assay ask`` escalating to
+full research goes on in the same run, inside its body).
 """
 
 from __future__ import annotations
@@ -78,10 +78,6 @@ def observing_runs(observer: RunObserver) -> Iterator[None]:
 def _observe(run: Run) -> None:
     for observer in _observers.get():
         observer(run)
-
-
-class HandOver(Exception):
-    """The body hands the question to another run; the caller ends this one."""
 
 
 @dataclass
@@ -208,8 +204,6 @@ async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
         write_partial_report(context, str(exc))
         exc.report = str(run.dir / REPORT_FILE)
         _finish(run, "done", f"partial: {exc}")
-        raise
-    except HandOver:
         raise
     except (asyncio.CancelledError, KeyboardInterrupt, RunCancelled):
         _finish(run, "interrupted", f"interrupted: resume with `assay resume {run.id}`")

@@ -57,16 +57,17 @@ async def deep_research_async(
     listener: Listener | None = None,
     echo: Echo | None = None,
 ) -> DeepResult:
-    """Run deep research on ``topic``; the report is saved in ``output`` (default: cwd)."""
+    """Run deep research on ``topic``. The report, ``research_<topic>_<date>.md``, is saved
+    in the run directory, and also in the folder ``output`` when one is given."""
     if not 1 <= max_directions <= MAX_DIRECTIONS:
         from assay.errors import BadInputError
 
         raise BadInputError(f"max_directions must be from 1 to {MAX_DIRECTIONS}")
     settings = settings or load_settings()
-    folder = Path(output) if output is not None else Path.cwd()
+    folder = _folder(output)
     context = start_run(
         settings, topic, "deep", model=model, max_directions=max_directions,
-        output_dir=str(folder.resolve()),
+        output_dir=str(folder) if folder is not None else None,
     )  # fmt: skip
     if listener is not None:
         context.run.events.listeners.append(listener)
@@ -75,6 +76,12 @@ async def deep_research_async(
         echo=echo or (lambda _line: None),
     )  # fmt: skip
     return _result(context, await execute(context, planner.run_all))
+
+
+def _folder(output: Path | str | None) -> Path | None:
+    """The folder the user asked for a copy of the report in, absolute (resume runs it
+    from wherever it is started)."""
+    return Path(output).resolve() if output is not None else None
 
 
 async def deep_resume_async(
@@ -88,10 +95,11 @@ async def deep_resume_async(
     settings = settings or load_settings()
     context = reopen_run(settings, run_id, model=model)
     extra = context.run.info.model_extra or {}
+    asked = extra.get("output_dir")
     planner = DeepPlanner(
         context,
         max_directions=int(extra.get("max_directions", MAX_DIRECTIONS)),
-        output_dir=Path(str(extra.get("output_dir") or Path.cwd())),
+        output_dir=Path(str(asked)) if asked else None,
         echo=echo or (lambda _line: None),
     )
     return _result(context, await execute(context, planner.resume_all))

@@ -108,28 +108,43 @@ def bibliography(cited: dict[str, int], records: dict[str, SourceRecord]) -> str
     return "\n".join(lines) or "No source is cited."
 
 
-def overall_confidence(synthesis: Synthesis, reviews: list[Review]) -> str:
-    if synthesis.facts == 0:
+def overall_confidence(synthesis: Synthesis, reviews: list[Review], answered: bool) -> str:
+    """From what was established, never from how much was read or how directions scored:
+    the relevant facts the checks accepted (verified or single-origin, no conflict), those
+    two or more independent origins agree on, and whether they answer the topic.
+
+        high    the topic is answered, and at least half of the established facts rest
+                on independent origins, with no direction short of data or crashed
+        medium  the topic is answered, or some fact rests on independent origins
+        low     anything else: an off-topic report of many sources is low
+    """
+    established = [
+        g for g in synthesis.groups if not g.conflict and g.lead.status in ("verified", "weak")
+    ]
+    if not established:
         return "low"
-    share = synthesis.high / synthesis.facts
-    if share >= 0.5 and not any(r.insufficient or r.crashed for r in reviews):
+    settled = not any(r.insufficient or r.crashed for r in reviews)
+    if answered and settled and 2 * synthesis.high >= len(established):
         return "high"
-    return "medium" if share > 0 or any((r.score or 0) >= 6.0 for r in reviews) else "low"
+    return "medium" if answered or synthesis.high else "low"
 
 
 def summary_lines(
     topic: str, synthesis: Synthesis, reviews: list[Review], gap_list: list[str],
-    sources: int, path: Path | str, answer: str = "",
+    sources: int, path: Path | str, answer: str = "", *, answered: bool = False,
 ) -> list[str]:  # fmt: skip
-    """The spec's chat summary; its key findings open with the short answer."""
-    key = " ".join(k.rstrip(".") + "." for k in synthesis.key_texts[:3])
+    """The spec's chat summary; its key findings open with the short answer. ``sources``:
+    the sources the report's findings cite (what the confidence is based on)."""
+    said = answer.casefold().rstrip(" .")
+    texts = [k for k in synthesis.key_texts[:3] if k.casefold().rstrip(" .") != said]
+    key = " ".join(k.rstrip(".") + "." for k in texts)  # the answer is not said twice
     if answer:
         key = f"Answer: {answer.rstrip('.')}. {key}".strip()
     return [
         f"Research complete: {topic}",
         f"Key findings: {key or 'no accepted source stated a relevant fact on this topic.'}",
-        f"Confidence: {overall_confidence(synthesis, reviews)} — based on {sources} sources "
-        f"across {len(reviews)} directions",
+        f"Confidence: {overall_confidence(synthesis, reviews, answered)} — based on {sources} "
+        f"sources across {len(reviews)} directions",
         f"Gaps: {'; '.join(gap_list[:4]) + (' …' if len(gap_list) > 4 else '') or 'none'}",
         f"Full report: {path}",
     ]

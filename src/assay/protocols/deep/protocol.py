@@ -74,13 +74,13 @@ class DeepOutcome:
 
 class DeepPlanner:
     def __init__(
-        self, context: RunContext, *, max_directions: int, output_dir: Path, echo: Echo
+        self, context: RunContext, *, max_directions: int, output_dir: Path | None, echo: Echo
     ) -> None:
         self.context = context
         self.run = context.run
         self.topic = context.run.info.topic
         self.max_directions = max_directions
-        self.output_dir = output_dir
+        self.output_dir = output_dir  # a folder the user asked for a copy of the report in
         self.echo = echo
         self.tmp_dir: Path | None = None
         self.tried: set[str] = set()  # every query run so far, so retries are new
@@ -330,11 +330,16 @@ class DeepPlanner:
         settled = settle(self.run)
         self._phase("verify", f"{settled} status(es) settled against the final origins", done=True)
         self._phase("synthesize")
+        shown_in = self.output_dir or self.run.dir  # the copy the summary points to
         written = await write_report(self.context, method, reviews, self.store.findings(),
-                                     self.output_dir)  # fmt: skip
+                                     shown_in)  # fmt: skip
         self._phase("synthesize", f"{written.facts} findings", done=True)
         self._phase("output")
-        saved = output.save_report(written.text, self.output_dir, written.path.name)
+        # The report lives with its run (its sources, claims and log); a folder the user
+        # named gets a copy, checked the same way.
+        saved = output.save_report(written.text, self.run.dir, written.path.name)
+        if self.output_dir is not None and self.output_dir.resolve() != self.run.dir.resolve():
+            saved = output.save_report(written.text, self.output_dir, written.path.name)
         self.run.write_file(REPORT_FILE, written.text)
         self.run.events.emit(ReportUpdated(chars=len(written.text), path=REPORT_FILE))
         for line in written.summary:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.answers import NO_ANSWER, Answer, answer_question
-from assay.claims.engine import RunSources
 from assay.claims.passages import run_pages
 from assay.protocols.deep import output
 from assay.protocols.deep.detect import SearchMethod
@@ -41,7 +40,7 @@ class Written:
 
 def answer_line(answer: Answer, claims: dict[str, ClaimRecord], cites: Citations) -> str:
     """The report's first line: the answer with its citation and claim marker."""
-    based = [claims[c] for c in answer.claim_ids if c in claims]
+    based = [claims[c] for c in dict.fromkeys(answer.claim_ids) if c in claims]
     if not answer.found or not based:
         closest = "; ".join(clean(c.text) for c in based) or "none"
         return f"**Answer:** {NO_ANSWER}; closest evidence: {closest}"
@@ -78,6 +77,7 @@ async def write_report(
     all_findings: list[Findings],
     output_dir: Path,
 ) -> Written:
+    """The report's text and the path it will be saved at in ``output_dir``."""
     run, topic = context.run, context.run.info.topic
     synthesis: Synthesis = synthesize(run, all_findings)
     claims = {c.id: c for g in synthesis.groups for c in g.claims}
@@ -89,7 +89,6 @@ async def write_report(
     cites = synthesis.citations
     opening = answer_line(answer, claims, cites)
     groups = synthesis.groups[:PROSE_FACTS]
-    sources = RunSources.load(run.source_ledger)
     statements = [
         Statement(
             clean(g.lead.text),
@@ -110,8 +109,9 @@ async def write_report(
     path = output_dir / output.report_name(topic, today)
     chat_answer = clean(answer.text) if answer.found else NO_ANSWER  # no markers in chat
     lines = output.summary_lines(
-        topic, synthesis, reviews, gap_list, len(sources.records), path, chat_answer
-    )
+        topic, synthesis, reviews, gap_list, len(cites.numbers), path, chat_answer,
+        answered=answer.found and any(c in claims for c in answer.claim_ids),
+    )  # fmt: skip
     summary = "\n".join(
         [opening, "", lines[0], "", "Key findings:", "",
          *[f"- {k}" for k in synthesis.key_findings], "", *lines[2:4]]

@@ -54,11 +54,11 @@ class Group:
 
     @property
     def conflict(self) -> bool:
-        """Sources disagree: a claim was refuted, or two of the merged claims give one
-        subject's attribute different values (``claims.conflict``; different subjects,
-        such as two events, never conflict)."""
-        contradicted = any(c.status == "contradicted" for c in self.claims)
-        return contradicted or bool(self.refuting) or _disagree(self.readings)
+        """Sources disagree: a quote about the same subject refutes a claim, or two of the
+        merged claims give one subject's attribute different values (``claims.conflict``;
+        different subjects, such as two aircraft of one series or two events, never
+        conflict, whatever a judge labelled)."""
+        return bool(self.refuting) or _disagree(self.readings)
 
 
 def _disagree(readings: Sequence[Reading]) -> bool:
@@ -70,13 +70,18 @@ def _disagree(readings: Sequence[Reading]) -> bool:
 
 
 def group_facts(
-    claims: Sequence[ClaimRecord], titles: Mapping[str, str] | None = None
+    claims: Sequence[ClaimRecord],
+    titles: Mapping[str, str] | None = None,
+    source_titles: Mapping[str, str] | None = None,
 ) -> list[Group]:
     """Merge the facts about one subject that overlap or conflict; ``titles`` gives the title
-    of the page each claim (by id) was read from, which names the subject of "It was …"."""
+    of the page each claim (by id) was read from, which names the subject of "It was …",
+    and ``source_titles`` the title of each source (by id), which names the subject of a
+    refuting quote: a quote about another subject refutes nothing."""
     groups: list[Group] = []
+    readings: dict[str, Reading] = {}
     for claim in claims:
-        reading = read(claim.text, (titles or {}).get(claim.id, ""))
+        reading = readings[claim.id] = read(claim.text, (titles or {}).get(claim.id, ""))
         for group in groups:
             lead = group.lead.text
             if different_subjects(group.readings[0], reading):
@@ -92,7 +97,9 @@ def group_facts(
         for claim in group.claims:
             for item in claim.evidence:
                 if item.stance == "refutes":
-                    group.refuting.append((item.source_id, item.quote))
+                    quoted = read(item.quote, (source_titles or {}).get(item.source_id, ""))
+                    if not different_subjects(readings[claim.id], quoted):
+                        group.refuting.append((item.source_id, item.quote))
                 elif item.source_id not in group.supporting:
                     group.supporting.append(item.source_id)
             if claim.source_ids and claim.source_ids[0] not in group.supporting:
@@ -181,7 +188,11 @@ def synthesize(run: Run, all_findings: Sequence[Findings]) -> Synthesis:
     everything: list[tuple[Group, str, bool]] = []
     for question in dict.fromkeys(q for q, _ in chosen):
         facts = [c for q, c in chosen if q == question]
-        groups = group_facts(facts, {c.id: extracted_from(c, sources.records) for c in facts})
+        groups = group_facts(
+            facts,
+            {c.id: extracted_from(c, sources.records) for c in facts},
+            {i: r.title or "" for i, r in sources.records.items()},
+        )
         ranked = sorted(groups, key=lambda g: (_RANK[g.lead.status], -len(g.supporting)))
         entries = [(g, *_entry(g, cites, sources)) for g in ranked]
         everything += entries

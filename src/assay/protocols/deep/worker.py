@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.claims.extract import ClaimExtractor, extract_on_topic, record_claims
+from assay.claims.standalone import page_subject, stand_alone
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
 from assay.protocols.deep.findings import Confidence, Fact, Findings, SourceNote
@@ -126,16 +127,20 @@ class Worker:
             title=read.record.title or note.title,
             max_claims=FACTS_PER_SOURCE,
         )
+        # A fact names its page's subject ("The company was founded in 1959" → "Little
+        # Caesars was founded in 1959"): out of its page, a comparison reads whose it is.
+        subject = page_subject(read.record.title or note.title)
         record_claims(
             self._run,
             source_id,
             drafts,
             created_by=created_by,
             reason=f"stated by {source_id} for the query {note.query!r} ({findings.direction})",
+            subject=subject,
         )
-        by_text = {c.text.casefold(): c for c in self._run.claim_ledger.claims()}
+        ledger = self._run.claim_ledger
         for draft in drafts:
-            claim = by_text.get(draft.text.casefold())
+            claim = ledger.with_text(stand_alone(draft.text, subject))
             if claim is None:
                 continue  # refused: page text that addresses an agent is never a fact
             rel = fact_relevance(self._questions, claim.text, note.title)

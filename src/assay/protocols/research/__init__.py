@@ -1,8 +1,11 @@
 """The research agent (``assay research``), the one-shot agent (``assay ask``) and resume.
 
 ``research_async`` runs the full five-phase loop; ``ask_async`` answers directly with a
-lighter toolset and hands over to a fresh full run when the question is research-grade
-(``requestFullResearch``); ``resume_async`` continues an interrupted run from its files.
+lighter toolset and, when the question is research-grade (``requestFullResearch``), the
+research agent takes over with a fresh harness in the same run (agent-loop.txt: one run,
+one lifecycle — the ask's searches and claims stay in it, it ends with one
+``run.finished``; run.json says ``protocol: research`` and ``escalated: <reason>``);
+``resume_async`` continues an interrupted run from its files.
 """
 
 from __future__ import annotations
@@ -70,14 +73,29 @@ def result_of(context: RunContext, answer: str) -> ResearchResult:
 async def _run(
     context: RunContext, mode: Mode, sources: int, workspace: Workspace | None
 ) -> ResearchResult:
+    escalated: list[str] = []
+
     async def body() -> str:  # built inside execute, so a failure here still ends the run
+        policy = _policy(context)
         harness = ResearchHarness(
-            context, _policy(context), mode=mode, target_sources=sources, workspace=workspace
+            context, policy, mode=mode, target_sources=sources, workspace=workspace
         )
-        return await harness.run_loop()
+        try:
+            return await harness.run_loop()
+        except Escalate as escalation:  # the research agent takes over, in this run
+            run = context.run
+            run.events.emit(FullResearchRequested(reason=escalation.reason, run_id=run.id))
+            run.info.protocol = "research"
+            setattr(run.info, "escalated", escalation.reason)  # noqa: B010 - a run.json extra
+            run.save_info()
+            escalated.append(run.id)
+            full = ResearchHarness(context, policy, mode="web", target_sources=DEFAULT_SOURCES)
+            return await full.run_loop()
 
     answer = await execute(context, body)
-    return result_of(context, answer)
+    result = result_of(context, answer)
+    result.escalated_from = escalated[0] if escalated else None  # the run began as an ask
+    return result
 
 
 async def research_async(
@@ -106,22 +124,12 @@ async def ask_async(
     model: Model | None = None,
     listener: Listener | None = None,
 ) -> ResearchResult:
-    """Answer directly; escalate to a fresh full research run when the question needs it."""
+    """Answer directly; when the question needs it, full research takes over in the same run."""
     settings = settings or load_settings()
     context = start_run(settings, question, "ask", model=model)
     if listener is not None:
         context.run.events.listeners.append(listener)
-    try:
-        return await _run(context, "ask", ASK_SOURCES, None)
-    except Escalate as escalation:
-        full = start_run(settings, question, "research", model=model, escalated_from=context.run.id)
-        if listener is not None:
-            full.run.events.listeners.append(listener)
-        context.run.events.emit(FullResearchRequested(reason=escalation.reason, run_id=full.run.id))
-        context.run.finish("done", f"escalated to full research: {full.run.id}")
-        result = await _run(full, "web", DEFAULT_SOURCES, None)
-        result.escalated_from = context.run.id
-        return result
+    return await _run(context, "ask", ASK_SOURCES, None)
 
 
 async def resume_async(

@@ -67,7 +67,7 @@ from assay.protocols.research.rounds import SearchRounds
 from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
-from assay.protocols.runner import HandOver, RunContext
+from assay.protocols.runner import RunContext
 from assay.reading.relevance import Relevance, best_relevance
 from assay.store.claims import ClaimRecord
 from assay.store.jsonl import read_jsonl
@@ -80,8 +80,9 @@ MAX_POLICY_FAILURES = 3
 _LEAD_CHARS = 1_000  # a source's relevance is judged on its title and its lead
 
 
-class Escalate(HandOver):
-    """The one-shot agent asked for full research."""
+class Escalate(Exception):
+    """The one-shot agent asked for full research (``research._run`` hands the run over
+    to a full harness)."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

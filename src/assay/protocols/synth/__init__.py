@@ -15,7 +15,6 @@ from typing import Any
 
 from assay.blocking import blocking
 from assay.config import Settings, load_settings
-from assay.errors import UserError
 from assay.models import Model
 from assay.protocols.outcome import claim_counts
 from assay.protocols.runner import execute, start_run
@@ -78,8 +77,13 @@ async def synth_async(
 ) -> SynthResult:
     """Run the panel on ``topic``; ``models`` overrides agents' models by name (tests).
     Without a ``roster`` the default one is built from what is configured
-    (``default_roster``; ``echo`` gets it, one agent a line) and pre-flight decides."""
+    (``default_roster``; ``echo`` gets it, one agent a line) and pre-flight decides.
+
+    A roster file that cannot be read or is invalid is the user's to fix: a UserError
+    before anything starts (no run, no output file), not a panel halted on [BLOCK]."""
     settings = settings or load_settings()
+    if isinstance(roster, Path):
+        roster = load_roster(roster)
     context = start_run(settings, topic, "synth", output=str(output))
     if roster is None:
         roster = default_roster(settings, context.keys)
@@ -87,14 +91,10 @@ async def synth_async(
             echo("Default roster (none was given):\n" + describe_roster(roster))
     if listener is not None:
         context.run.events.listeners.append(listener)
-    engines = {a.model or settings.model or "extractive" for a in _agents(roster)}
-    manager = Manager(context, Roster(()), output, timeouts or Timeouts(), models or {})
+    engines = {a.model or settings.model or "extractive" for a in roster.agents}
+    manager = Manager(context, roster, output, timeouts or Timeouts(), models or {})
 
     async def body() -> None:
-        try:
-            manager.roster = roster if isinstance(roster, Roster) else load_roster(roster)
-        except UserError as exc:  # an unreadable or invalid roster is missing input
-            raise manager.halt(Blocked, f"missing input: {exc}") from None
         await manager.run()
 
     signal, reason = "[DONE]", None
@@ -121,10 +121,6 @@ async def synth_async(
         usage=run.info.usage.model_dump(),
         engine=", ".join(sorted(engines)),
     )
-
-
-def _agents(roster: Roster | Path) -> tuple[Agent, ...]:
-    return roster.agents if isinstance(roster, Roster) else ()
 
 
 synth = blocking(synth_async)

@@ -32,6 +32,7 @@ from assay.claims.picker import pick_claims
 from assay.engines.extractive.asking import clip, strategy_queries
 from assay.gather.reader import ReadSource
 from assay.gather.search.base import SearchResult
+from assay.gather.search.web_search import WebSearchOutcome
 from assay.gather.session import GatherSession
 from assay.models import InvalidOutput, Message, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
@@ -67,11 +68,23 @@ class Narrative:
     paragraphs: list[list[Written]] = field(default_factory=list)
 
 
+def reading_order(outcome: WebSearchOutcome) -> list[str]:
+    """The URLs in the searcher's own reading order: the best result of each of its
+    queries in turn, then the second of each, and so on. Its queries, not one query's
+    ranking, decide what it reads first, so searchers with their own queries read their
+    own way (a merged list would hand every searcher the first query's top results)."""
+    ranked = [list(o.results) for o in outcome.outcomes]
+    order = [r.url for rank in range(max(map(len, ranked), default=0))
+             for results in ranked if rank < len(results) for r in [results[rank]]]  # fmt: skip
+    return list(dict.fromkeys(order))
+
+
 async def gather(session: GatherSession, queries: list[str]) -> Gathered:
-    """Search the agent's own queries with its own tool and read the first results that
-    can be read (a batch at a time, concurrently: sites are paced per domain)."""
+    """Search the agent's own queries with its own tool and read the first results in its
+    own reading order that can be read (a batch at a time, concurrently: sites are paced
+    per domain)."""
     outcome = await session.search(queries)
-    urls = list(dict.fromkeys(r.url for r in outcome.results))[: 2 * READ_SOURCES]
+    urls = reading_order(outcome)[: 2 * READ_SOURCES]
     sources: list[ReadSource] = []
     while urls and len(sources) < READ_SOURCES:
         batch, urls = urls[: READ_SOURCES - len(sources)], urls[READ_SOURCES - len(sources) :]
@@ -189,7 +202,10 @@ class ExtractiveWorker(CodeQueries):
 
 
 class ModelWorker:
-    """An LLM agent; a POKE is injected into its conversation as the latest user turn."""
+    """An LLM agent with a conversation of its own: every step (its queries, its
+    response) is a turn after the ones before, so a searcher writes knowing what it
+    searched, never as a fresh copy of the other searchers' prompt. A POKE is injected
+    into its conversation as the latest user turn."""
 
     def __init__(self, model: Model, *, budget: Budget, meter: UsageMeter, timeout: float) -> None:
         self.model = model
@@ -198,13 +214,19 @@ class ModelWorker:
         self.timeout = timeout
         self._poked = asyncio.Event()
         self._poke_text = ""
+        self.conversation: list[Message] = []  # its earlier turns, both sides
 
     def poke(self, text: str) -> None:
         self._poke_text = text
         self._poked.set()
 
     async def _ask(self, prompt: str, system: str, output: type[T]) -> T:
-        messages = [Message("user", prompt)]
+        messages = [*self.conversation, Message("user", prompt)]
+        reply = await self._reply(messages, system, output)
+        self.conversation = [*messages, Message("assistant", reply.model_dump_json())]
+        return reply
+
+    async def _reply(self, messages: list[Message], system: str, output: type[T]) -> T:
         while True:
             call = asyncio.ensure_future(
                 typed_call(

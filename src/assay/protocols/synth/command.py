@@ -12,7 +12,14 @@ Phase 3: the command is given the numbered statements that survived the fact-che
 writes prose; each sentence is kept only as the statement it matches (by ``[n]`` or by
 its words), so nothing the command adds unchecked reaches the report.
 
-POKE: ``SIGUSR1``; at BLOCK the process is killed.
+POKE (the agent contract): ``SIGUSR1``, meaning the spec's POKE text ("complete your search
+and post findings now; if blocked, signal [BLOCK] with reason"). The command is started
+with SIGUSR1 *ignored* (a tiny launcher sets the disposition, then execs it; an ignored
+signal stays ignored across exec), so a command that does not handle the POKE never
+notices it, and its default action (terminate) can never kill it: an agent that handles
+it installs its own handler (``example_agent.py`` does). An agent may answer a POKE, or
+any task, with a first line ``[BLOCK] reason`` (the JSON contract: ``{"block": reason}``):
+it is blocked with that reason. Only at ``block_after`` is a silent process killed.
 """
 
 from __future__ import annotations
@@ -20,10 +27,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import shutil
 import signal
+import sys
 
 from assay.errors import ProviderError
 from assay.protocols.synth.agents import CodeQueries, Gathered, Written
+from assay.protocols.synth.timeouts import AgentBlocked
 from assay.text import content_words, split_sentences
 
 _CITE = re.compile(r"\[(\d+)\]")
@@ -31,6 +41,26 @@ _RAW_URL = re.compile(r"<?(?:https?|index|workspace)://[^\s<>)\]]+>?")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 SOURCE_CHARS = 1_500
 MATCH = 0.6
+POKE_SIGNAL = signal.SIGUSR1
+# Starts the agent's command with the POKE signal ignored (see the module docstring).
+_LAUNCHER = (
+    "import os, signal, sys\n"
+    f"signal.signal({int(POKE_SIGNAL)}, signal.SIG_IGN)\n"
+    "os.execvp(sys.argv[1], sys.argv[1:])\n"
+)
+_BLOCK = re.compile(r"^\s*\[BLOCK\][ \t:]*(.*)")
+
+
+def launch_command(command: tuple[str, ...]) -> tuple[str, ...]:
+    """The argv that runs ``command`` with the POKE signal ignored."""
+    return (sys.executable, "-c", _LAUNCHER, *command)
+
+
+def blocked_reason(text: str) -> str | None:
+    """The reason of an agent's ``[BLOCK] reason`` reply (its first non-blank line)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    found = _BLOCK.match(first)
+    return (found.group(1).strip() or "no reason given") if found else None
 
 
 class CommandWorker(CodeQueries):
@@ -45,9 +75,13 @@ class CommandWorker(CodeQueries):
                 self.process.send_signal(signal.SIGUSR1)
 
     async def run(self, prompt: str) -> str:
+        """The command's stdout for ``prompt`` on its stdin; AgentBlocked when it answers
+        ``[BLOCK] reason``."""
+        if shutil.which(self.command[0]) is None:
+            raise ProviderError(f"{self.name}: cannot start {self.command[0]}: not found")
         try:
             self.process = await asyncio.create_subprocess_exec(
-                *self.command,
+                *launch_command(self.command),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -66,7 +100,11 @@ class CommandWorker(CodeQueries):
         if process.returncode != 0:
             detail = err.decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
             raise ProviderError(f"{self.name}: exited with {process.returncode} {detail[0][:200]}")
-        return out.decode("utf-8", "replace")
+        text = out.decode("utf-8", "replace")
+        reason = blocked_reason(text)
+        if reason is not None:
+            raise AgentBlocked(reason[:300])
+        return text
 
     async def write(self, task: str, topic: str, gathered: Gathered) -> list[list[Written]]:
         listing = "\n\n".join(

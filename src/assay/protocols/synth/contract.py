@@ -11,6 +11,13 @@ reads one JSON object from its stdout:
                    "statements": [{"number": 1, "author": ..., "text": ...}, ...]}
              out: {"verdicts": [{"statement": 1, "verdict": "VERIFIED" | "FALSE" |
                    "UNVERIFIABLE", "url": ..., "quote": ...}]}
+    any phase   out: {"block": "reason"}   (it cannot proceed: it is [BLOCK]ed, with why)
+
+POKE: a silent agent is sent ``SIGUSR1`` at ``poke_after`` (the spec's POKE: "complete
+your search and post findings now; if blocked, signal [BLOCK] with reason"). It is
+started with the signal ignored, so an agent that does not install a handler never
+notices it; one that does should reply now with what it has, or with ``{"block": ...}``.
+At ``block_after`` a still-silent agent is killed and [BLOCK]ed.
 
 Nothing it says is taken on trust: assay fetches every result and every verdict URL
 itself (its fetcher, robots.txt, pacing, snapshots). A narrative sentence becomes a claim
@@ -24,6 +31,7 @@ is shown as UNVERIFIABLE, saying why. ``example_agent.py`` is a working agent (r
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from typing import Literal
@@ -39,6 +47,7 @@ from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
 from assay.protocols.synth.agents import Gathered, Narrative, Written
 from assay.protocols.synth.command import CommandWorker, parse_narrative
+from assay.protocols.synth.timeouts import AgentBlocked
 from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
 
@@ -81,6 +90,10 @@ class ContractWorker(CommandWorker):
 
     async def ask(self, payload: dict[str, object], reply: type[BaseModel]) -> BaseModel:
         out = await self.run(json.dumps(payload, ensure_ascii=False))
+        with contextlib.suppress(ValueError):
+            said = json.loads(out)
+            if isinstance(said, dict) and isinstance(said.get("block"), str):
+                raise AgentBlocked(said["block"].strip()[:300] or "no reason given")
         try:
             return reply.model_validate_json(out.strip() or "{}")
         except ValidationError as exc:

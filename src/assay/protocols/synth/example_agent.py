@@ -11,6 +11,10 @@ from the result snippets, citing each as [n]. Phase 2: for each statement it sea
 statement, reads the first result page and answers VERIFIED with the page's sentence that
 shares most of the statement's words (and all of its numbers), else UNVERIFIABLE. It is a
 small honest agent, meant as a template: assay checks everything it claims.
+
+POKE (``SIGUSR1``, see ``contract.py``): it stops fetching at once and answers with what it
+has (the statements it had no time for are UNVERIFIABLE, "not checked: poked"); poked
+before its search answered, it signals ``{"block": reason}``.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import html
 import json
 import re
+import signal
 import sys
 import urllib.parse
 import urllib.request
@@ -28,6 +33,36 @@ _TAG = re.compile(r"<(script|style)[^>]*>.*?</\1>|<[^>]+>", re.S | re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n\s*")
 _WORD = re.compile(r"[a-z0-9]+")
 _NUMBER = re.compile(r"\d[\d,.]*")
+
+
+class Poked(Exception):
+    """The MANAGER's POKE arrived while a page was loading: wrap up now."""
+
+
+_poke = {"poked": False, "loading": False}
+
+
+def _on_poke(signum: int, frame: object) -> None:
+    _poke["poked"] = True
+    if _poke["loading"]:  # interrupt the page being read; the work so far is answered
+        raise Poked
+
+
+def listen_for_poke() -> None:
+    """Handle the contract's POKE (assay starts agents with it ignored)."""
+    _poke["poked"] = False
+    signal.signal(signal.SIGUSR1, _on_poke)
+
+
+def fetch(url: str) -> str:
+    """A page, or Poked when the POKE arrives before or while it loads."""
+    if _poke["poked"]:
+        raise Poked
+    _poke["loading"] = True
+    try:
+        return _get(url)
+    finally:
+        _poke["loading"] = False
 
 
 def _get(url: str, timeout: float = 20.0) -> str:
@@ -41,7 +76,7 @@ def _get(url: str, timeout: float = 20.0) -> str:
 
 def search(base: str, query: str) -> list[dict[str, Any]]:
     url = f"{base.rstrip('/')}/search?" + urllib.parse.urlencode({"q": query, "format": "json"})
-    found: list[dict[str, Any]] = json.loads(_get(url)).get("results", [])
+    found: list[dict[str, Any]] = json.loads(fetch(url)).get("results", [])
     return found[:5]
 
 
@@ -56,7 +91,10 @@ def _words(text: str) -> set[str]:
 
 
 def phase1(base: str, topic: str) -> dict[str, Any]:
-    results = search(base, topic)
+    try:
+        results = search(base, topic)
+    except Poked:
+        return {"block": "poked before the search answered"}
     lines = []
     for number, result in enumerate(results, start=1):
         for sentence in sentences(str(result.get("content") or "")):
@@ -87,11 +125,14 @@ def phase2(base: str, statements: list[dict[str, Any]]) -> dict[str, Any]:
     for statement in statements:
         text = str(statement["text"])
         verdict: dict[str, Any] = {"statement": statement["number"], "verdict": "UNVERIFIABLE"}
-        for result in search(base, text)[:1]:
-            quote = best_quote(text, _get(result["url"]))
-            if quote:
-                verdict = {"statement": statement["number"], "verdict": "VERIFIED",
-                           "url": result["url"], "quote": quote}  # fmt: skip
+        try:
+            for result in search(base, text)[:1]:
+                quote = best_quote(text, fetch(result["url"]))
+                if quote:
+                    verdict = {"statement": statement["number"], "verdict": "VERIFIED",
+                               "url": result["url"], "quote": quote}  # fmt: skip
+        except Poked:
+            verdict["note"] = "not checked: poked"
         verdicts.append(verdict)
     return {"verdicts": verdicts}
 
@@ -100,6 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--searxng", required=True, help="base URL of a SearXNG instance")
     args = parser.parse_args(argv)
+    listen_for_poke()
     task = json.loads(sys.stdin.read())
     if task["phase"] == 1:
         reply = phase1(args.searxng, str(task["topic"]))

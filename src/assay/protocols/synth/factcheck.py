@@ -5,10 +5,11 @@ Search with queries expanded from the assertion, read the best results (each bec
 snapshot and a source), record the assertion as a claim citing what was read, and verify
 it. The claim is appended before it is verified, so nothing is lost if the run stops.
 
-A check must be independent of the assertion's author: the sources the author read
-(``Excluded``) are never read again, nor any page of their origins (registrable domain,
-or a near-duplicate text, as ``claims.independence`` groups them). Re-finding the author's
-own page and calling the sentence VERIFIED would be circular.
+A check must be independent of the assertion: the sources it rests on (``Excluded``: in
+search-synth, the pages the author cited for it) are never read again, nor any page of
+their origins (registrable domain, or a near-duplicate text, as ``claims.independence``
+groups them). Re-finding the cited page and calling the sentence VERIFIED would be
+circular.
 """
 
 from __future__ import annotations

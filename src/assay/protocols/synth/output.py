@@ -31,6 +31,7 @@ class CheckRow:
     check_id: str  # the fact-check's own claim
     source: str = ""
     quote: str = ""
+    dissent: int = 0  # independent pages that say otherwise (the verdict weighed them)
 
 
 @dataclass
@@ -130,6 +131,8 @@ def _phase2(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
             source = cell(row.source) if row.source else "no supporting or refuting quote found"
             if row.quote:
                 source += f' — "{cell(row.quote, 160)}"'
+            if row.dissent:
+                source += f" ({row.dissent} other page(s) say otherwise)"
             out.append(f"| {claim} | {row.verdict} | {source} |")
         if why:  # a blocked checker's unchecked assertions are not silently cut
             out.append(f"| (the assertions not checked) | BLOCKED | {cell(why)} |")
@@ -169,7 +172,8 @@ def _phase3(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
             said += ", not officially documented"
         else:
             said = f"{who[0].upper()}{who[1:]}; no source found"
-        out.append(f"- {cell(line.text)}{_marker(line.claim_id, statuses)} -- {said}")
+        markers = "".join(_marker(c, statuses) for c in [line.claim_id, *line.more_claims])
+        out.append(f"- {cell(line.text)}{markers} -- {said}")
     if not synth.unverified:
         out.append("- None.")
     return [*out, ""]

@@ -25,13 +25,7 @@ from assay.protocols.synth.agents import ExtractiveWorker, ModelWorker, Worker
 from assay.protocols.synth.command import CommandWorker
 from assay.protocols.synth.contract import ContractWorker
 from assay.protocols.synth.output import FinalLine, Synthesis, render
-from assay.protocols.synth.phases import (
-    PHASE3_TASK,
-    Member,
-    Panel,
-    final_statements,
-    warn_reassigned,
-)
+from assay.protocols.synth.phases import PHASE3_TASK, Member, Panel, warn_reassigned
 from assay.protocols.synth.preflight import (
     Preflight,
     agent_settings,
@@ -42,6 +36,7 @@ from assay.protocols.synth.preflight import (
 )
 from assay.protocols.synth.roster import Agent, Roster
 from assay.protocols.synth.timeouts import Timeouts, supervise
+from assay.protocols.synth.verdicts import final_statements
 from assay.reading.relevance import relevance
 from assay.report.prose import Statement
 from assay.store.atomic import atomic_write_text

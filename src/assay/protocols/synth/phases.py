@@ -6,13 +6,11 @@ and ``[PHASE1_DONE]`` is signalled. An agent's timers count only its own silence
 gathering and recording assay does for it pause its clock.
 Phase 2 starts only once every searcher has signalled or been blocked: each searcher
 fact-checks every other searcher's response, assertion by assertion, with ``fact_check``
-over its own GatherSession and its own judge, never counting a page the author read nor
-any page of the same origin (a check that re-finds the author's page is circular).
-Verdicts map from the engine's statuses:
-
-    verified, weak                             VERIFIED (a supporting quote was located)
-    contradicted, with a located refuting quote FALSE
-    anything else (needs_review, no evidence)   UNVERIFIABLE
+over its own GatherSession and its own judge, never counting the page the assertion rests
+on nor any page of the same origin (a check that re-finds the cited page is circular).
+Verdicts map from the engine's statuses, as the ledger supports them (``verdicts.py``):
+VERIFIED on a located supporting quote, FALSE on a located refuting one (the check's, or
+one the ledger holds against the assertion itself), else UNVERIFIABLE.
 
 Phase 3: the chief author writes (an LLM, grounded prose) or arranges the statements
 relevant to the topic that some fact-checker VERIFIED and none marked FALSE, the short
@@ -27,17 +25,15 @@ claim another agent appended meanwhile.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from assay.answers import answer_question
 from assay.claims.engine import VerificationEngine
-from assay.claims.extract import DraftClaim, record_claims
 from assay.claims.judge import Judge
 from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signal, WarningEvent
 from assay.gather.session import GatherSession
 from assay.protocols.runner import RunContext
-from assay.protocols.synth.agents import Narrative, Worker, gather
+from assay.protocols.synth.agents import Narrative, Worker, Written, gather
 from assay.protocols.synth.contract import (
     ContractWorker,
     Statement,
@@ -46,10 +42,12 @@ from assay.protocols.synth.contract import (
     own_check,
 )
 from assay.protocols.synth.factcheck import Excluded, fact_check
-from assay.protocols.synth.output import CheckRow, FinalLine, Synthesis
+from assay.protocols.synth.output import CheckRow, Synthesis
 from assay.protocols.synth.roster import Agent
 from assay.protocols.synth.timeouts import Clock, TimedJudge, Timeouts, supervise
-from assay.store.claims import ClaimRecord
+from assay.protocols.synth.verdicts import check_verdict, evidence_origins
+from assay.store.claims import ClaimRecord, Evidence
+from assay.text import looks_like_instruction
 
 PHASE1_TASK = """{agent} - MANAGER here. TASK: Research "{topic}"
 
@@ -91,6 +89,7 @@ class Panel:
         self.lock = asyncio.Lock()
         self.ledger = self.run.claim_ledger
         self.block_reasons: dict[str, str] = {}
+        self._turns: list[asyncio.Event] = []  # Phase 1: each searcher's claims recorded
 
     def signal(self, name: str, agent: str | None = None, detail: str | None = None) -> None:
         self.run.events.emit(Signal(signal=name, agent=agent, detail=detail))
@@ -108,19 +107,23 @@ class Panel:
     # Phase 1 -------------------------------------------------------------------------
     async def phase1(self, members: list[Member]) -> list[Narrative]:
         self.run.events.emit(PhaseStarted(phase="phase1", detail=f"{len(members)} searchers"))
-        tasks = [
-            supervise(
-                self._respond(m, len(members)),
-                agent=m.agent.name,
-                phase=1,
-                target=m.worker,
-                timeouts=self.timeouts,
-                emit=self.emit,
-                clock=m.clock,
-            )
-            for m in members
-        ]
-        results = await asyncio.gather(*tasks)
+        self._turns = [asyncio.Event() for _ in members]
+
+        async def respond(member: Member) -> Narrative | None:
+            try:
+                return await supervise(
+                    self._respond(member, len(members)),
+                    agent=member.agent.name,
+                    phase=1,
+                    target=member.worker,
+                    timeouts=self.timeouts,
+                    emit=self.emit,
+                    clock=member.clock,
+                )
+            finally:  # done, blocked or failed: the next searcher's claims may be recorded
+                self._turns[member.index].set()
+
+        results = await asyncio.gather(*(respond(m) for m in members))
         done = []
         for member, narrative in zip(members, results, strict=True):
             if narrative is None:
@@ -155,27 +158,18 @@ class Panel:
         return narrative
 
     async def _ledger(self, member: Member, narrative: Narrative) -> None:
-        """Every sentence becomes a claim (quoted ones with their quote), then is verified."""
-        sources = narrative.gathered.sources
+        """Every sentence becomes the searcher's own claim, citing its own sources (quoted
+        ones with their quote), then is verified. A sentence another searcher also wrote
+        is a claim of each: who asserted what, from which page, is never merged. The
+        searchers work in parallel but record in roster order (each after the one before
+        it has recorded, or ended), so a run's claim ids do not depend on who was faster."""
+        if member.index > 0:
+            await self._turns[member.index - 1].wait()
         async with self.lock:
             ids: list[str] = []
             for paragraph in narrative.paragraphs:
                 for sentence in paragraph:
-                    first = sources[sentence.cites[0] - 1].record.id
-                    if sentence.quote is not None:
-                        start, end = sentence.quote
-                        draft = DraftClaim(sentence.text, sentence.text, start, end)
-                        made = record_claims(
-                            self.run,
-                            first,
-                            [draft],
-                            created_by=narrative.agent,
-                            reason=f"{narrative.agent}'s Phase 1 response",
-                        )
-                        sentence.claim_id = made[0].id if made else self._existing(sentence.text)
-                    else:
-                        cited = [sources[n - 1].record.id for n in sentence.cites]
-                        sentence.claim_id = self._append(sentence.text, cited, narrative.agent)
+                    sentence.claim_id = self._append(narrative, sentence)
                     if sentence.claim_id is not None:
                         ids.append(sentence.claim_id)
                 paragraph[:] = [s for s in paragraph if s.claim_id is not None]
@@ -201,15 +195,24 @@ class Panel:
                 narrative.paragraphs.insert(0, paragraph)
                 return
 
-    def _existing(self, text: str) -> str | None:
-        wanted = text.casefold()
-        return next((c.id for c in self.ledger.claims() if c.text.casefold() == wanted), None)
-
-    def _append(self, text: str, source_ids: list[str], agent: str) -> str:
+    def _append(self, narrative: Narrative, sentence: Written) -> str | None:
+        """The sentence as the searcher's claim: a verbatim one with its quote as evidence
+        (none when the quote reads as an instruction to the agent)."""
+        sources = narrative.gathered.sources
+        cited = list(dict.fromkeys(sources[n - 1].record.id for n in sentence.cites))
+        evidence = []
+        why = f"{narrative.agent}'s Phase 1 response"
+        if sentence.quote is not None:
+            start, end = sentence.quote
+            quote = sources[sentence.cites[0] - 1].text[start:end]
+            if looks_like_instruction(quote):
+                return None
+            evidence = [Evidence(sourceId=cited[0], quote=quote, start=start, end=end)]
+        else:
+            why += " (written)"
         claim = ClaimRecord(
-            id=self.ledger.next_id(), text=text, confidence="medium",
-            sourceIds=list(dict.fromkeys(source_ids)),
-            reason=f"{agent}'s Phase 1 response (external command)", created_by=agent,
+            id=self.ledger.next_id(), text=sentence.text, confidence="medium",
+            sourceIds=cited, reason=why, created_by=narrative.agent, evidence=evidence,
         )  # fmt: skip
         self.ledger.append(claim)
         self.run.events.emit(
@@ -256,16 +259,13 @@ class Panel:
             if target.agent == name:
                 continue
             rows = self.synth.checks[(name, target.agent)]
-            # The author's pages (and their origins) are never a checker's evidence.
-            read = target.gathered.sources
-            authors = Excluded([s.record for s in read], {s.record.id: s.text for s in read})
             for paragraph in target.paragraphs:
                 for sentence in paragraph:
                     async with checker.clock.assay(), self.lock:
                         checked = await fact_check(
                             sentence.text, checker.session, engine,
                             created_by=f"{name} fact-check of {target.agent}",
-                            excluded=authors,
+                            excluded=cited_by(target, sentence),
                         )  # fmt: skip
                     rows.append(self._row(sentence.claim_id or "", checked))
                     checker.clock.beat()
@@ -300,73 +300,27 @@ class Panel:
         return True
 
     def _row(self, claim_id: str, checked: ClaimRecord) -> CheckRow:
-        verdict, evidence = verdict_of(checked)
+        """The check's row, with the verdict the ledger supports (``verdicts.py``)."""
+        asserted = self.ledger.get(claim_id)
+        both = [checked, *([asserted] if asserted is not None else [])]
+        origins = evidence_origins(self.run.source_ledger, both)
+        decided = check_verdict(checked, asserted, origins)
         url, quote = "", ""
-        if evidence is not None:
-            record = checked.evidence[evidence]
-            found = self.run.source_ledger.records()
-            url = next((r.url for r in found if r.id == record.source_id), record.source_id)
-            quote = record.quote
-        return CheckRow(claim_id, checked.text, verdict, checked.id, url, quote)
+        if decided.evidence is not None:
+            record = self.run.source_ledger.get(decided.evidence.source_id)
+            url = record.url if record is not None else decided.evidence.source_id
+            quote = decided.evidence.quote
+        return CheckRow(
+            claim_id, checked.text, decided.verdict, decided.claim.id, url, quote, decided.dissent
+        )
 
 
-def verdict_of(claim: ClaimRecord) -> tuple[str, int | None]:
-    """The fact-check verdict a verified claim earns (see the module docstring)."""
-    stance = {"verified": "supports", "weak": "supports", "contradicted": "refutes"}
-    wanted = stance.get(claim.status)
-    for index, evidence in enumerate(claim.evidence):
-        if wanted is not None and evidence.stance == wanted:
-            return ("VERIFIED" if wanted == "supports" else "FALSE"), index
-    return "UNVERIFIABLE", None
-
-
-def final_statements(
-    synth: Synthesis, claims: Mapping[str, ClaimRecord]
-) -> tuple[list[FinalLine], list[FinalLine]]:
-    """(verified statements, unverified ones); anything marked FALSE is in neither.
-
-    An unverified statement names who asserted it and, as its sources, only the pages whose
-    quotes the judge found supporting it (``claims``: the ledger): a page the author merely
-    cited, which does not say it, is never credited with it.
-    """
-    rows: dict[str, list[CheckRow]] = {}
-    for checks in synth.checks.values():
-        for row in checks:
-            rows.setdefault(row.claim_id, []).append(row)
-    verified: list[FinalLine] = []
-    unverified: list[FinalLine] = []
-    seen: set[str] = set()
-    # A sentence two searchers both wrote is one claim, whose quote may be either's copy.
-    urls = {s.record.id: s.record.url for n in synth.narratives for s in n.gathered.sources}
-    for narrative in synth.narratives:
-        for paragraph in narrative.paragraphs:
-            for sentence in paragraph:
-                key = sentence.text.casefold()
-                if sentence.claim_id is None or key in seen:
-                    continue
-                seen.add(key)
-                mine = rows.get(sentence.claim_id, [])
-                if any(r.verdict == "FALSE" for r in mine):
-                    continue
-                good = next((r for r in mine if r.verdict == "VERIFIED"), None)
-                if good is not None:
-                    verified.append(FinalLine(sentence.text, good.check_id, [good.source]))
-                    continue
-                own = claims.get(sentence.claim_id)
-                supporting = [
-                    urls[e.source_id]
-                    for e in (own.evidence if own is not None else [])
-                    if e.stance == "supports" and e.source_id in urls
-                ]
-                unverified.append(
-                    FinalLine(
-                        sentence.text,
-                        sentence.claim_id,
-                        list(dict.fromkeys(supporting)),
-                        asserted_by=narrative.agent,
-                    )
-                )
-    return verified, unverified
+def cited_by(narrative: Narrative, sentence: Written) -> Excluded:
+    """The pages a sentence rests on: never a check's evidence for it, nor any page of
+    their origins. Another page the author read is a page of its own: when two searchers
+    each read two independent pages that state a fact, each check finds the other page."""
+    cited = [narrative.gathered.sources[n - 1] for n in dict.fromkeys(sentence.cites)]
+    return Excluded([s.record for s in cited], {s.record.id: s.text for s in cited})
 
 
 def warn_reassigned(panel: Panel, old: str, new: str) -> None:

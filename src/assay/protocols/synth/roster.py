@@ -172,8 +172,17 @@ def load_roster(path: Path) -> Roster:
     try:
         data = tomllib.loads(text) if path.suffix.lower() == ".toml" else yaml.safe_load(text)
     except (tomllib.TOMLDecodeError, yaml.YAMLError, RecursionError) as exc:
-        raise BadInputError(f"roster {path}: not valid {path.suffix or 'YAML'}: {exc}") from None
+        raise BadInputError(
+            f"roster {path}: not valid {path.suffix or 'YAML'}: {_one_line(exc)}"
+        ) from None
     return parse_roster(data)
+
+
+def _one_line(error: Exception) -> str:
+    """A parser's error in one line (YAML's spans several, with a caret drawing)."""
+    if isinstance(error, yaml.MarkedYAMLError) and error.problem_mark is not None:
+        return f"{error.problem} (line {error.problem_mark.line + 1})"
+    return " ".join(str(error).split())
 
 
 def roster_from_flags(flags: list[str], chief_author: str | None = None) -> Roster:

@@ -3,8 +3,9 @@
 At ``poke_after`` seconds an agent that has not reported its phase gets the spec's POKE
 text: an LLM agent has it injected into its conversation (its pending request is dropped
 and the conversation re-sent with the POKE as the latest user turn), an external command
-gets ``SIGUSR1`` (a process cannot be handed a second stdin; a command that ignores the
-signal is ended at the block). At ``block_after`` seconds the agent is ``[BLOCK]``ed and
+gets the contract's POKE signal, ``SIGUSR1``, which it handles or never notices (see
+``command.py``: it never kills), and may answer ``[BLOCK] reason`` (blocked at once, with
+its reason). At ``block_after`` seconds the agent is ``[BLOCK]``ed and
 the log says ``<AGENT> unresponsive after POKE, proceeding with available agents``.
 
 The timers time the agent's silence only (``Clock``): while assay itself works for the
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
 from assay.claims.judge import Judge, Verdict, WholeSourceJudge
-from assay.errors import AssayError, BudgetExhausted, RunCancelled
+from assay.errors import AssayError, BudgetExhausted, ProviderError, RunCancelled
 from assay.events import Event, Signal
 
 T = TypeVar("T")
@@ -39,6 +40,10 @@ def poke_text(agent: str, phase: int) -> str:
 
 def unresponsive(agent: str) -> str:
     return f"{agent} unresponsive after POKE, proceeding with available agents"
+
+
+class AgentBlocked(ProviderError):
+    """The agent itself signalled [BLOCK]; the message is its reason."""
 
 
 @dataclass(frozen=True)
@@ -127,13 +132,19 @@ async def supervise(
     except (BudgetExhausted, RunCancelled):
         raise
     except AssayError as exc:
-        emit(
-            Signal(signal="[BLOCK]", agent=agent, detail=f"{agent} failed in phase {phase}: {exc}")
-        )
+        why = blocked_detail(agent, phase, exc)
+        emit(Signal(signal="[BLOCK]", agent=agent, detail=why))
         return None
     except asyncio.CancelledError:
         await _cancel(task)
         raise
+
+
+def blocked_detail(agent: str, phase: int, error: AssayError) -> str:
+    """Why the agent is blocked: its own ``[BLOCK]`` reason, or the failure."""
+    if isinstance(error, AgentBlocked):
+        return f"{agent} signalled [BLOCK]: {error}"
+    return f"{agent} failed in phase {phase}: {error}"
 
 
 async def _cancel(task: asyncio.Future[T]) -> None:

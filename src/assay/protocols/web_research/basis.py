@@ -9,7 +9,10 @@ points, and never a page cut at the size cap on its own.
   ledger, with its relevance recorded, and never reaches the summary, the key findings or
   a theme.
 - Truncation: a key point of a page cut at the 1 MB cap is used only when another source
-  (one not cut) states or supports it.
+  (one not cut) states or supports it; a cut page left with no such key point is no source
+  at all (``drop_partial``: skipped, with why), and no cut page is counted among the
+  sources (the depth, the minimum of 3, the confidence): the collection read the next
+  source in its place.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from assay.gather.tokens import estimate_tokens
-from assay.protocols.web_research.results import SourceFindings
+from assay.protocols.web_research.results import Skipped, SourceFindings
 from assay.reading.relevance import relevance
 from assay.store.claims import ClaimRecord
 
@@ -74,3 +77,19 @@ def _relevant(question: str, claim: ClaimRecord) -> bool:
     if isinstance(recorded, dict) and "relevant" in recorded:
         return bool(recorded["relevant"])
     return relevance(question, claim.text).relevant
+
+
+def drop_partial(
+    used: Sequence[SourceFindings], claims: Mapping[str, ClaimRecord]
+) -> tuple[list[SourceFindings], list[Skipped]]:
+    """The sources the synthesis shows, and the pages cut at the size cap that gave it
+    nothing (a 1 MB page of junk), skipped."""
+    kept: list[SourceFindings] = []
+    dropped: list[Skipped] = []
+    for found in used:
+        if found.truncated and not any(c in claims for c in found.claim_ids):
+            why = "cut at the size cap, and no whole page states any of its key points"
+            dropped.append(Skipped(found.url, why))
+        else:
+            kept.append(found)
+    return kept, dropped

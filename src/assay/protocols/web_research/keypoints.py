@@ -12,7 +12,11 @@ extractors:
                          the model names the sentence each point rests on (a number out
                          of range or a vague point is fed back for a bounded retry)
 
-A vague attribution ("is said to", "some say") is never a key point. ``record_key_points``
+A vague attribution ("is said to", "some say") is never a key point, nor a sentence that
+points back to an earlier one ("It was accepted in this role …", "Like that aircraft, it
+…"): a key point stands alone, the next sentence is taken instead (a model's point that
+leans is made to name the page's subject, ``claims.standalone``, or dropped).
+``record_key_points``
 appends each new key point to claims.jsonl (with a ``claim.created`` event) right after its
 source is read; a key point another source already made is not a new claim: that source
 is added to the existing claim. Verification then judges each claim against the other used
@@ -29,6 +33,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.normalize import normalize_text
 from assay.claims.picker import claimable, pick_claims
+from assay.claims.standalone import leans_on_antecedent, page_subject, stand_alone
 from assay.events import ClaimCreated
 from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
@@ -59,7 +64,11 @@ class KeyPointExtractor(Protocol):
 
 
 def _usable(sentence: str) -> bool:
-    return vague_phrase(sentence) is None and not looks_like_instruction(sentence)
+    return (
+        vague_phrase(sentence) is None
+        and not looks_like_instruction(sentence)
+        and not leans_on_antecedent(sentence)
+    )
 
 
 def best_sentences(question: str, text: str, limit: int) -> list[Quote]:
@@ -164,7 +173,13 @@ def record_key_points(
     known = {_key(c.text): i for i, c in enumerate(claims)}
     findings = SourceFindings(source)
     merged = False
+    subject = page_subject(source.title)
     for point in points:
+        stated = point.text
+        if leans_on_antecedent(stated):  # "It was …": named after the page, or dropped
+            point = replace(point, text=stand_alone(stated, subject))
+            if leans_on_antecedent(point.text):
+                continue
         key = _key(point.text)
         if key in known:
             index = known[key]
@@ -190,6 +205,8 @@ def record_key_points(
                     "reason": f"a key point of {source.url}",
                     "created_by": "web-research",
                     "relevance": rel.to_json(),  # recorded with how it was computed
+                    # the words as the page states them, for the judges
+                    **({"stated_as": stated} if stated != point.text else {}),
                 }
             )
             ledger.append(claim)

@@ -101,9 +101,9 @@ def warning_texts(s: Synthesis, *, markdown: bool = False) -> list[str]:
     sources not met, then the rest in the order they arose."""
     tick = "`" if markdown else ""
     texts = [f"{tick}{k.url}{tick} skipped: {k.reason}" for k in s.skipped]
-    if len(s.findings) < MIN_SOURCES:
+    if s.counted < MIN_SOURCES:
         texts.append(
-            f"minimum not met: {len(s.findings)} usable source(s); "
+            f"minimum not met: {s.counted} usable source(s); "
             f"web research needs at least {MIN_SOURCES} sources"
         )
     texts += [neutralize(w) if markdown else w for w in dict.fromkeys(s.warnings)]
@@ -141,7 +141,7 @@ def footer(s: Synthesis) -> list[str]:
         "---",
         "",
         f"_Confidence: {s.confidence} ({counts} of {len(statuses)} findings; "
-        f"{len(s.findings)} sources). Written by {s.written_by}._",
+        f"{s.counted} sources). Written by {s.written_by}._",
     ]
 
 
@@ -156,11 +156,31 @@ def finish(s: Synthesis, lines: list[str], warnings_heading: str) -> str:
     return body + "\n" + "\n".join([*extra, *footer(s)]) + "\n"
 
 
+def restated(s: Synthesis) -> set[str]:
+    """The claims the answer line already says word for word (an answer that is a whole
+    sentence): the outputs below it do not say them again."""
+    if s.answer is None or not s.answer.found:
+        return set()
+    said = _plain(s.answer.text)
+    return {c for c in s.answer.claim_ids if c in s.claims and _plain(s.claims[c].text) == said}
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split()).casefold().rstrip(" .")
+
+
 def executive_bullets(s: Synthesis) -> list[str]:
-    """3–5 claims: the best of each theme first, then the best of the rest."""
-    ordered = sorted(s.claims, key=lambda c: (rank(s, c), -len(s.urls_of(c))))
+    """3–5 claims: the best of each theme first, then the best of the rest (none the
+    answer line already says)."""
+    said = restated(s)
+    ordered = [
+        c for c in sorted(s.claims, key=lambda c: (rank(s, c), -len(s.urls_of(c))))
+        if c not in said
+    ]  # fmt: skip
     picked = [
-        min(t.claim_ids, key=ordered.index) for t in s.themes if t.name != OTHER and t.claim_ids
+        min(mine, key=ordered.index)
+        for t in s.themes
+        if t.name != OTHER and (mine := [c for c in t.claim_ids if c not in said])
     ][:5]
     picked += [c for c in ordered if c not in picked][: max(0, 3 - len(picked))]
     units = checked(s, [Unit(claim_text(s, c) + ".", (c,), 0) for c in picked])
@@ -182,7 +202,7 @@ def answer_line(s: Synthesis) -> str:
 
 def render_report(s: Synthesis) -> str:
     lines = [f"# {s.topic} — Web Research Report", ""]
-    lines += [f"> Generated: {s.generated} · Sources: {len(s.findings)}", ""]
+    lines += [f"> Generated: {s.generated} · Sources: {s.counted}", ""]
     answer = answer_line(s)
     lines += ["## Executive Summary", "", *([f"- {answer}"] if answer else [])]
     lines += [*executive_bullets(s), "", "## Detailed Findings", ""]

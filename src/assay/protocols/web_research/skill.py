@@ -181,6 +181,7 @@ class _Flow:
             self.collected.findings, self.collected.texts, self.context.settings.fetch.run_token_cap
         )
         claims, more = basis.usable_claims(self.question, used, ledger)
+        used, partial = basis.drop_partial(used, claims)
         made = synthesis.Synthesis(
             topic=self.request.topic,
             findings=used,
@@ -190,7 +191,7 @@ class _Flow:
             confidence="low",
             written_by=self.context.engine_line,
             generated=utc_now(),
-            skipped=self.collected.skipped,
+            skipped=[*self.collected.skipped, *partial],
             warnings=[*self.collected.warnings, *self.tracker.warnings, *self.warnings,
                       *notes, *more],
         )  # fmt: skip
@@ -212,7 +213,7 @@ class _Flow:
         made.themes = made.themes or synthesis.extractive_themes(made)
         made.conflicts = synthesis.find_conflicts(made)
         statuses = [c.status for c in claims.values()]
-        made.confidence = synthesis.confidence(statuses, len(made.findings))
+        made.confidence = synthesis.confidence(statuses, made.counted)
         return made
 
     def write(self, made: synthesis.Synthesis) -> None:

@@ -4,7 +4,10 @@ The schema ships in the package (``schema/web_research.schema.json``, read with
 ``importlib.resources``) and every structured output is validated with ``jsonschema``
 before it is returned or written; an output that does not match is an ``IntegrityError``.
 Theme summaries keep a ``[URL]`` next to each claim (the JSON carries no claim markers:
-report.md, written beside report.json, carries them for ``assay verify``).
+report.md, written beside report.json, carries them for ``assay verify``). ``warnings``,
+beside the spec's keys, carries the same warnings the markdown outputs list (a caller
+that reads only the JSON must still learn that a source was skipped or the minimum not
+met); the report is rendered first, so the warnings its checks found are among them.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from importlib import resources
 from typing import Any
 
 from assay.errors import ConfigError, IntegrityError
+from assay.protocols.web_research.render import warning_texts
 from assay.protocols.web_research.synthesis import CLAIM_REF, Synthesis
 
 SCHEMA_FILE = "web_research.schema.json"
@@ -99,6 +103,7 @@ def render_structured(s: Synthesis) -> dict[str, Any]:
         "themes": themes,
         "contradictions": contradictions,
         "confidence": s.confidence,
+        "warnings": warning_texts(s),
     }
     validate_structured(value)
     return value

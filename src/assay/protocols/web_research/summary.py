@@ -22,6 +22,7 @@ from assay.protocols.web_research.render import (
     conflict_units,
     finish,
     rank,
+    restated,
     title_of,
     with_refs,
 )
@@ -53,19 +54,21 @@ def _words(units: list[Unit]) -> int:
 
 
 def summary_units(s: Synthesis) -> list[Unit]:
-    """The summary's sentences, held to 200–400 words (see the module docstring)."""
+    """The summary's sentences, held to 200–400 words (see the module docstring); a claim
+    the answer line says word for word is not said again."""
+    said = restated(s)
     units: list[Unit] = []
     for theme in s.themes:
         paragraph = 1 if theme.name == OTHER else 0
         if theme.summary:
             units.append(Unit(with_refs(s, theme.summary), theme.claim_ids, paragraph))
             continue
-        for claim_id in theme.claim_ids:
+        for claim_id in (c for c in theme.claim_ids if c not in said):
             units.append(
                 Unit(claim_text(s, claim_id) + ".", (claim_id,), paragraph, rank(s, claim_id))
             )
     units = checked(s, units + conflict_units(s, 2))
-    shown = {m.group(1) for u in units for m in re.finditer(r"\((claim_\d+): ", u.text)}
+    shown = {m.group(1) for u in units for m in re.finditer(r"\((claim_\d+): ", u.text)} | said
     reserve = [
         Unit(claim_text(s, i) + ".", (i,), 1, rank(s, i))
         for i in sorted(s.claims, key=lambda c: rank(s, c))

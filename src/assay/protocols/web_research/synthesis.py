@@ -6,10 +6,12 @@ reply that breaks either rule is fed back for a bounded retry) and otherwise fro
 extractive engine (``extractive_themes``: the content words and two-word phrases the
 findings of several sources share, the topic's own words left out).
 
-Conflicts are the claims the verification engine found contradicted, and pairs of claims
-from different sources that say nearly the same thing with different numbers or opposite
-negation, about one subject (``claims.conflict``, each claim read with the title of its
-page: two aircraft of one series, or two bands of one city, share all but their names).
+Conflicts are only ever between statements about one subject and one slot
+(``claims.conflict``, each statement read with the title of its page: two aircraft of one
+series, or two bands of one city, share all but their names): pairs of claims from
+different sources that fill the same attribute with incompatible values, or say nearly the
+same thing with opposite negation; and claims the verification engine found contradicted
+by a quote about their own subject (a refutation quoting another subject's page is none).
 Confidence follows from the verification statuses alone (``confidence``).
 """
 
@@ -24,7 +26,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.answers import Answer
 from assay.budget import Budget
-from assay.claims.conflict import different_subjects, read
+from assay.claims.conflict import different_subjects, read, reading_conflict, same_subject
 from assay.claims.engine import extracted_from
 from assay.claims.normalize import numbers_in
 from assay.models import Model, typed_call
@@ -64,6 +66,11 @@ class Synthesis:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     answer: Answer | None = None  # the short answer the outputs open with
+
+    @property
+    def counted(self) -> int:
+        """The sources that count as sources: a page cut at the size cap never does."""
+        return sum(1 for f in self.findings if not f.truncated)
 
     def urls_of(self, claim_id: str) -> list[str]:
         """The sources to cite for a claim: those that made it a key point and those whose
@@ -230,32 +237,53 @@ def _negated(text: str) -> bool:
     return sum(w in _NEGATIONS or w.endswith("n't") for w in words(text)) % 2 == 1
 
 
+def _refutations(synthesis: Synthesis, claim: ClaimRecord) -> list[str]:
+    """The sources whose quotes refute ``claim`` about its own subject (a quote read with
+    the title of its page; one about another subject refutes nothing)."""
+    records = {f.record.id: f.record for f in synthesis.findings}
+    own = read(claim.text, extracted_from(claim, records))
+    return [
+        e.source_id
+        for e in claim.evidence
+        if e.stance == "refutes"
+        and not different_subjects(
+            own, read(e.quote, (records[e.source_id].title or "") if e.source_id in records else "")
+        )
+    ]
+
+
 def _refuted(synthesis: Synthesis, claim: ClaimRecord) -> str:
     url = {f.record.id: f.url for f in synthesis.findings}
-    sides = {
-        stance: sorted(
-            {url.get(e.source_id, e.source_id) for e in claim.evidence if e.stance == stance}
+    refuting = sorted({url.get(i, i) for i in _refutations(synthesis, claim)})
+    supported = ", ".join(
+        sorted(
+            {url.get(e.source_id, e.source_id) for e in claim.evidence if e.stance == "supports"}
         )
-        for stance in ("supports", "refutes")
-    }
-    supported = ", ".join(sides["supports"]) or "no source"
-    return f"{claim.id} is supported by {supported} and refuted by {', '.join(sides['refutes'])}"
+    )
+    return f"{claim.id} is supported by {supported or 'no source'} and refuted by " + ", ".join(
+        refuting
+    )
 
 
 def _pair_detail(synthesis: Synthesis, first: ClaimRecord, second: ClaimRecord) -> str | None:
+    """How two nearly identical claims disagree: one subject's slot filled with
+    incompatible values (``claims.conflict``), or opposite negation about one subject;
+    None when they do not."""
     a, b = set(content_words(first.text)), set(content_words(second.text))
     if len(a & b) < 3 or 2 * len(a & b) < len(a | b):
         return None
     records = {f.record.id: f.record for f in synthesis.findings}
-    if different_subjects(
-        read(first.text, extracted_from(first, records)),
-        read(second.text, extracted_from(second, records)),
-    ):
+    left = read(first.text, extracted_from(first, records))
+    right = read(second.text, extracted_from(second, records))
+    if not same_subject(left, right):
         return None
+    found = reading_conflict(left, right)
     numbers_a, numbers_b = numbers_in(first.text), numbers_in(second.text)
-    if numbers_a and numbers_b and numbers_a != numbers_b:
+    if found is not None and numbers_a and numbers_b:
         shown = [", ".join(sorted(n)) for n in (numbers_a, numbers_b)]
         return f"the numbers differ: {shown[0]} against {shown[1]}"
+    if found is not None:
+        return f"the {found.kind} differs: {found.left} against {found.right}"
     if _negated(first.text) != _negated(second.text):
         return "one states what the other denies"
     return None
@@ -278,10 +306,16 @@ def find_conflicts(synthesis: Synthesis) -> list[Conflict]:
         if detail is not None:
             paired.update((first.id, second.id))
             refuted = [
-                _refuted(synthesis, c) for c in (first, second) if c.status == "contradicted"
+                _refuted(synthesis, c)
+                for c in (first, second)
+                if c.status == "contradicted" and _refutations(synthesis, c)
             ]
             found.append(Conflict((first.id, second.id), "; ".join([detail, *refuted])))
     for claim in claims.values():
-        if claim.status == "contradicted" and claim.id not in paired:
+        if (
+            claim.status == "contradicted"
+            and claim.id not in paired
+            and _refutations(synthesis, claim)
+        ):
             found.append(Conflict((claim.id,), _refuted(synthesis, claim)))
     return found
