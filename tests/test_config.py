@@ -139,7 +139,7 @@ def test_built_in_plugins_register_through_entry_points() -> None:
     shown = json.loads(CliRunner().invoke(app, ["config", "show", "--json"]).output)["plugins"]
     assert set(shown) == {"search", "models"}  # protocols are commands, not plugins
     assert {"searxng", "local", "mcp"} <= set(shown["search"])
-    assert shown["models"] == ["anthropic", "openai"]
+    assert shown["models"] == ["anthropic", "llamacpp", "lmstudio", "ollama", "openai"]
     for group in (SEARCH_GROUP, MODELS_GROUP):
         for name in shown[group.removeprefix("assay.")]:
             assert callable(load_plugin(group, name)), (group, name)
