@@ -147,6 +147,19 @@ class ClaimVerified(Event):
     reason: str | None = None
 
 
+class VerdictSetAside(Event):
+    """A rule set a judge's SUPPORTS or REFUTES aside (``claims.vetoes``): the claim, the
+    source judged, the rule's name, the label it set aside and why."""
+
+    type: ClassVar[str] = "claim.set_aside"
+    id: str
+    source_id: str
+    rule: str
+    label: str
+    """SUPPORTS or REFUTES."""
+    reason: str
+
+
 class ReportUpdated(Event):
     """``report.md`` was (re)written; ``chars`` is its length."""
 
@@ -282,6 +295,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SourceSkipped,
         ClaimCreated,
         ClaimVerified,
+        VerdictSetAside,
         ReportUpdated,
         WarningEvent,
         ErrorEvent,

@@ -24,53 +24,28 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from functools import partial
 
 from assay.claims import conflict
+from assay.claims.assessment import RunSources, assess, checks_json
 from assay.claims.compare import Comparer
 from assay.claims.corroborate import CorroborationPool
-from assay.claims.disagreement import disagreement
-from assay.claims.independence import Origins, group_origins
+from assay.claims.independence import Origins
 from assay.claims.judge import Judge, Verdict, WholeSourceJudge
-from assay.claims.mechanical import CheckResult, key_facts_missing, mechanical_checks
 from assay.claims.normalize import locate, normalize_text
 from assay.claims.picker import pick_claims
-from assay.claims.relevance import coverage
-from assay.claims.status import Judgment, Status, decide_status
-from assay.errors import ProviderError, UnsafePathError
-from assay.events import ClaimVerified, WarningEvent
+from assay.claims.vetoes import Reading, Veto, first_veto
+from assay.errors import ProviderError
+from assay.events import ClaimVerified, VerdictSetAside, WarningEvent
 from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run
-from assay.store.sources import SourceLedger, SourceRecord
+from assay.store.sources import SourceRecord
 from assay.text import looks_like_instruction
 
 PASSAGES_PER_SOURCE = 2
-MIN_QUOTE_RELEVANCE = 0.34  # share of the claim's content words the quote must contain
 _CONTEXT_CHARS = 400
 CHECKPOINT_SECONDS = 2.0
 _STANCES: dict[str, Stance] = {"SUPPORTS": "supports", "REFUTES": "refutes"}
-
-
-@dataclass(frozen=True)
-class RunSources:
-    """A run's sources and the text of their snapshots, read once."""
-
-    records: Mapping[str, SourceRecord]
-    texts: Mapping[str, str]
-
-    @classmethod
-    def load(cls, ledger: SourceLedger) -> RunSources:
-        records = {r.id: r for r in ledger.records()}
-        texts = {}
-        for source_id, record in records.items():
-            try:
-                texts[source_id] = ledger.read_snapshot(record)
-            except (OSError, UnicodeDecodeError, UnsafePathError):
-                continue  # a missing (or unreadable) snapshot fails snapshot_intact
-        return cls(records, texts)
-
-    def origins(self) -> Origins:
-        return group_origins(list(self.records.values()), self.texts)
 
 
 def passages(claim: str, text: str, limit: int = PASSAGES_PER_SOURCE) -> list[tuple[int, int]]:
@@ -154,6 +129,7 @@ class VerificationEngine:
         read_from = {e.source_id for e in claim.evidence if e.stance == "supports"}
         subject = conflict.read(claim.text, extracted_from(claim, sources.records))
         unsure = False
+        vetoes: list[Veto] = []
         for source_id in [*own, *candidates]:
             found, doubtful = await self._judge_source(
                 claim,
@@ -161,18 +137,19 @@ class VerificationEngine:
                 source_id,
                 sources,
                 read_from=read_from,
+                vetoes=vetoes,
             )
             unsure = unsure or doubtful
             evidence += [found] if found is not None else []
         earned = {e.source_id for e in evidence}
         attached = own + [c for c in candidates if c in earned and c not in own]
         checked = claim.model_copy(update={"evidence": _dedupe(evidence), "source_ids": attached})
-        status, reason, results = assess(checked, sources, origins, unsure=unsure)
+        status, reason, results = assess(checked, sources, origins, unsure=unsure, set_aside=vetoes)
         return checked.model_copy(
             update={
                 "status": status,
                 "status_reason": reason,
-                "checks": checks_json(results, origins, checked, unsure=unsure),
+                "checks": checks_json(results, origins, checked, unsure=unsure, set_aside=vetoes),
                 "verified_by": self.judge.name,
             }
         )
@@ -185,10 +162,12 @@ class VerificationEngine:
         sources: RunSources,
         *,
         read_from: Collection[str],
+        vetoes: list[Veto],
     ) -> tuple[Evidence | None, bool]:
         """The first located verdict of one source (or None), and whether the judge was
         unsure on the way; ``read_from`` are the sources whose quote the claim was made
-        from."""
+        from. Each SUPPORTS or REFUTES a rule sets aside (``claims.vetoes``) is appended
+        to ``vetoes`` and written as a ``claim.set_aside`` event."""
         # A claim made to stand alone ("It was …" → "X was …", claims/standalone.py) is
         # judged as its source stated it: the subject came from the page's title.
         claim = str((record_of_claim.model_extra or {}).get("stated_as") or record_of_claim.text)
@@ -217,54 +196,38 @@ class VerificationEngine:
                 unsure = True
                 continue
             located = _locate_in(text, verdict, start, end)
-            if looks_like_instruction(verdict.quote):
-                # Page text that addresses an agent is never evidence, whatever a
-                # judge (or a model that obeyed it) says.
+            veto = await first_veto(
+                Reading(
+                    claim,
+                    record_of_claim.text,
+                    verdict,
+                    source_id,
+                    title,
+                    subject,
+                    own_page=source_id in read_from,
+                    same_subject=partial(
+                        self._compared_same,
+                        claim,
+                        verdict.quote,
+                        extracted_from(record_of_claim, sources.records),
+                        title,
+                    ),
+                )
+            )
+            if veto is not None:
                 located = None
-            elif coverage(claim, verdict.quote) < MIN_QUOTE_RELEVANCE:
-                # A quote about something else can neither support nor refute: a
-                # small model was seen "refuting" claims with a page's menu items.
-                located = None
-                unsure = True
-            elif verdict.label == "REFUTES" and source_id in read_from:
-                # The claim was read from this very page: a judge that finds the page
-                # refuting it misread the claim or the page (the local model "refuted"
-                # "Lilu is associated with Gallu" with the sentence it came from). Only
-                # another origin can contradict a claim; this one needs review.
-                located = None
-                unsure = True
-            elif verdict.label == "REFUTES" and _states(verdict.quote, claim):
-                # A sentence that states the claim word for word cannot refute it
-                # (the local 1.5B model did exactly that): the judge is confused.
-                located = None
-                unsure = True
-            elif conflict.different_subjects(subject, conflict.read(verdict.quote, title)):
-                # "484 people were killed" in an 1896 outbreak neither refutes nor
-                # corroborates "15 people died" in the 2012 one, nor does one village's
-                # page, written from the same template, support what its neighbour's
-                # says, even on a page the claim cites: another subject.
-                located = None
-            elif verdict.label == "REFUTES" and not disagreement(claim, verdict.quote):
-                # A refutation code cannot see (no negation, antonym, other number or
-                # other value for the same slot) is a judge's impression: the local model
-                # "refuted" claims with sentences that only shared their topic.
-                located = None
-                unsure = True
-            elif verdict.label == "REFUTES" and not await self._compared_same(
-                claim, verdict.quote, extracted_from(record_of_claim, sources.records), title
-            ):
-                located = None
-                unsure = True
-            elif verdict.label == "SUPPORTS" and (
-                key_facts_missing(record_of_claim.text, verdict.quote, title)
-                or conflict.slot_conflicts(subject, conflict.read(verdict.quote, title))
-                or disagreement(claim, verdict.quote)
-            ):
-                # A sentence lacking the claim's year or name does not support it (a page
-                # told a judge to say SUPPORTS of one), nor "located in Paris" "located in
-                # Berlin", nor "not accelerating" "accelerating", whatever a judge says.
-                located = None
-                unsure = True
+                unsure = unsure or veto.unsure
+                if verdict.label != "NOT_ENOUGH_INFO":
+                    vetoes.append(veto)
+                    self.run.events.emit(
+                        VerdictSetAside(
+                            id=record_of_claim.id,
+                            source_id=source_id,
+                            rule=veto.rule,
+                            label=veto.label,
+                            reason=veto.reason,
+                        )
+                    )
             if verdict.label == "NOT_ENOUGH_INFO" or located is None or not verdict.confident:
                 unsure = unsure or not verdict.confident
                 continue
@@ -295,36 +258,6 @@ class VerificationEngine:
         except ProviderError:
             return False
         return found.same_subject
-
-
-def assess(
-    claim: ClaimRecord, sources: RunSources, origins: Origins, *, unsure: bool
-) -> tuple[Status, str, list[CheckResult]]:
-    """The status a claim's recorded evidence earns: the mechanical checks, then the
-    stances of its located quotes counted by independent origin."""
-    results = mechanical_checks(claim, sources.records, sources.texts)
-    judgments = [
-        Judgment(e.source_id, "SUPPORTS" if e.stance == "supports" else "REFUTES", e.quote)
-        for e in claim.evidence
-        if e.stance in ("supports", "refutes")
-    ]
-    if unsure:
-        judgments.append(Judgment("", "NOT_ENOUGH_INFO", "", confident=False))
-    status, reason = decide_status(results, judgments, origins)
-    return status, reason, results
-
-
-def checks_json(
-    results: list[CheckResult], origins: Origins, claim: ClaimRecord, *, unsure: bool
-) -> dict[str, object]:
-    supporting = [e.source_id for e in claim.evidence if e.stance == "supports"]
-    recorded: dict[str, object] = {r.name: r.to_json() for r in results}
-    recorded["independence"] = {
-        "supporting_origins": origins.count(supporting),
-        "origins": sorted({origins.of[s] for s in supporting if s in origins.of}),
-    }
-    recorded["judge_unsure"] = unsure
-    return recorded
 
 
 def _quoted_verbatim(record: ClaimRecord, claim: str, source_id: str, text: str) -> Evidence | None:
@@ -363,10 +296,6 @@ def _locate_in(text: str, verdict: Verdict, start: int, end: int) -> tuple[int, 
     inside = [s for s in spans if s[0] >= start and s[1] <= end]
     chosen = inside or spans
     return chosen[0] if chosen else None
-
-
-def _states(quote: str, claim: str) -> bool:
-    return normalize_text(claim).rstrip(".").casefold() in normalize_text(quote).casefold()
 
 
 def _dedupe(evidence: list[Evidence]) -> list[Evidence]:

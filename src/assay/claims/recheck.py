@@ -29,7 +29,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from assay.claims.engine import RunSources, assess
+from assay.claims.assessment import RunSources, reassess
 from assay.claims.integrity import audit_chain, audit_links, audit_snapshots
 from assay.claims.judge import Judge
 from assay.claims.mechanical import CheckResult
@@ -157,8 +157,7 @@ def recheck_run(run_dir: Path) -> RecheckReport:
             )
     for claim in claims:
         report.records[claim.id] = claim
-        unsure = bool(claim.checks.get("judge_unsure", False))
-        status, reason, results = assess(claim, sources, origins, unsure=unsure)
+        status, reason, results = reassess(claim, sources, origins)
         item = ClaimRecheck(
             claim.id, claim.status, presented.get(claim.id), status, reason, tuple(results)
         )

@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from assay.claims.assessment import RunSources
 from assay.claims.crosscheck import corroborate_and_verify
-from assay.claims.engine import RunSources
 from assay.errors import BudgetExhausted, RunCancelled, RunError
 from assay.events import (
     DeepDirectionScored,

@@ -9,7 +9,7 @@ with the run's final origins (no judge is asked again), as ``assay verify`` will
 
 from __future__ import annotations
 
-from assay.claims.engine import RunSources, assess
+from assay.claims.assessment import RunSources, reassess
 from assay.store.runs import Run
 
 
@@ -23,8 +23,7 @@ def settle(run: Run) -> int:
     for index, claim in enumerate(claims):
         if claim.status == "unverified":
             continue
-        unsure = bool(claim.checks.get("judge_unsure", False))
-        status, reason, _ = assess(claim, sources, origins, unsure=unsure)
+        status, reason, _ = reassess(claim, sources, origins)
         if status != claim.status:
             claims[index] = claim.model_copy(update={"status": status, "status_reason": reason})
             changed += 1

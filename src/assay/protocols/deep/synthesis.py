@@ -21,8 +21,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import get_args
 
+from assay.claims.assessment import RunSources
 from assay.claims.conflict import Reading, different_subjects, read, reading_conflict
-from assay.claims.engine import RunSources, extracted_from
+from assay.claims.engine import extracted_from
 from assay.claims.relevance import coverage
 from assay.protocols.deep.findings import Findings
 from assay.report.markers import claim_marker, neutralize

@@ -25,8 +25,8 @@ from collections import Counter
 from datetime import UTC, datetime
 from typing import Literal
 
+from assay.claims.assessment import RunSources
 from assay.claims.crosscheck import corroborate_and_verify
-from assay.claims.engine import RunSources
 from assay.claims.extract import ExtractiveExtractor, PageReading, read_on_topic, record_claims
 from assay.claims.standalone import page_subject
 from assay.events import (

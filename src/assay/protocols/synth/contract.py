@@ -38,7 +38,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from assay.claims.engine import RunSources, assess
+from assay.claims.assessment import RunSources, assess
 from assay.claims.normalize import locate
 from assay.errors import ProviderError
 from assay.events import ClaimCreated
