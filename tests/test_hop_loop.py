@@ -251,3 +251,62 @@ def test_the_loop_stops_at_its_token_and_time_budgets() -> None:
     )
     clock[0] = 61.0
     assert timed.stop_reason() == "time budget of 60 s reached after 0 pages"
+
+
+class Killed(BaseException):
+    """The process dying mid-run: nothing below catches it, the files stay as written."""
+
+
+def test_a_resumed_run_goes_on_from_the_pages_its_loop_had_read(
+    press_lab: Lab, isolated_home: Path
+) -> None:
+    searches = iter(f"more on lead {n}" for n in range(100))
+    script = reader(answered_when=lambda *_: False, search=lambda *_: next(searches))
+
+    def dies_after_the_second_page(event: dict[str, Any]) -> None:
+        if event["type"] == "research.hop_read" and event["data"]["pages"] == 2:
+            raise Killed
+
+    config = load_settings(
+        home=isolated_home, search="searxng", searxng_url=press_lab.sites[0],
+        allow_hosts=["127.0.0.0/8"], hop_pages=4,
+    )  # fmt: skip
+    with pytest.raises(Killed):
+        asyncio.run(
+            research_async(
+                TWO_HOPS, settings=config, model=ScriptedModel(script),
+                listener=dies_after_the_second_page,
+            )
+        )  # fmt: skip
+    (run_dir,) = isolated_home.glob("runs/*")
+    logged = [json.loads(line) for line in (run_dir / "run.log.jsonl").read_text().splitlines()]
+    assert [e["data"]["pages"] for e in logged if e["type"] == "research.hop_read"] == [1, 2]
+
+    from assay.protocols.research import resume_async
+
+    resumed = asyncio.run(resume_async(run_dir.name, settings=config, model=ScriptedModel(script)))
+    (ended,) = log(resumed, "research.gathered")
+    # Two pages before the kill, two after: the budget of four is spent once, not twice.
+    assert ended["reason"] == "step budget of 4 pages reached" and ended["pages"] == 4
+    assert [e["pages"] for e in log(resumed, "research.hop_read")] == [1, 2, 3, 4]
+
+
+def test_a_restored_loop_counts_the_tokens_and_seconds_spent_before() -> None:
+    from assay.protocols.research.hoploop import HopBudget, HopLoop
+    from assay.protocols.research.restore import HopSpent
+
+    meter = UsageMeter()
+    clock = [0.0]
+    loop = HopLoop(
+        "Q?", HopBudget(pages=9, tokens=1_000, seconds=60), meter, clock=lambda: clock[0]
+    )
+    loop.restore(HopSpent(pages=2, rounds=1, tokens=900, seconds=50.0))
+    assert loop.stop_reason() is None
+    clock[0] = 11.0
+    assert loop.stop_reason() == "time budget of 60 s reached after 2 pages"
+    clock[0] = 0.0
+    meter.record(CallUsage("m", 80, 20))
+    assert loop.stop_reason() == (
+        "token budget of 1,000 model tokens reached (1,000 spent over 2 pages)"
+    )
+    assert loop.spent().tokens == 1_000

@@ -181,6 +181,17 @@ class SearchRound(Event):
     by: Literal["model", "rule"] | None = None
 
 
+class HopRead(Event):
+    """The hop loop of a research or ask run read one more page: how many it has read, the
+    model tokens and the wall seconds it has spent so far (a resumed run goes on from
+    these, so its budgets are not spent twice)."""
+
+    type: ClassVar[str] = "research.hop_read"
+    pages: int
+    tokens: int
+    seconds: float
+
+
 class GatherEnded(Event):
     """The hop loop of a research or ask run with a model stopped: why (``reason``:
     answered, or which budget ended it, or nothing left to read), after how many pages and
@@ -290,6 +301,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         ToolWorkspace,
         FullResearchRequested,
         SearchRound,
+        HopRead,
         GatherEnded,
         AnswerGiven,
         SourceSkipped,

@@ -62,7 +62,7 @@ from assay.protocols.research.policy import (
     Mode,
     Policy,
 )
-from assay.protocols.research.restore import offered_results, skipped_urls
+from assay.protocols.research.restore import hop_spent, last_round, offered_results, skipped_urls
 from assay.protocols.research.rounds import SearchRounds
 from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
@@ -139,6 +139,9 @@ class ResearchHarness(SearchRounds):
         }
         self.state.searches = sum(1 for e in events if e.get("type") == "tool.search")
         self.state.offered = offered_results(events)
+        self.rounds = last_round(events)
+        if self.hops is not None:
+            self.hops.restore(hop_spent(events))
         plan_path = self.run.dir / PLAN_FILE
         if plan_path.is_file():
             self.plan = Plan.parse(plan_path.read_text(encoding="utf-8"))

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 from assay.answers.ranking import rank
 from assay.claims.extract import PageReading
 from assay.claims.relevance import recorded_relevant
+from assay.events import HopRead
 from assay.models.usage import UsageMeter
 from assay.protocols.research.hops import Hop, bridge_hop, follow_up
+from assay.protocols.research.restore import HopSpent
 from assay.reading.relevance import best_relevance
 from assay.store.claims import ClaimRecord
 
@@ -67,10 +69,28 @@ class HopLoop:
         self._clock = clock
         self._started = clock()
         self._tokens_at_start = self._tokens()
+        self._spent_before = 0
+        self._elapsed_before = 0.0
         self.pages = 0
         self.rounds = 0
         self.answered = False
         self.ended = ""
+
+    def restore(self, spent: HopSpent) -> None:
+        """Go on from what an interrupted run's loop had spent (``restore.hop_spent``)."""
+        self.pages, self.rounds = spent.pages, spent.rounds
+        self._spent_before, self._elapsed_before = spent.tokens, spent.seconds
+        self.answered, self.ended = spent.answered, spent.ended
+
+    def spent(self) -> HopRead:
+        """What the loop has spent so far, as the event a resumed run reads back."""
+        return HopRead(pages=self.pages, tokens=self._spent(), seconds=round(self._elapsed(), 3))
+
+    def _spent(self) -> int:
+        return self._spent_before + self._tokens() - self._tokens_at_start
+
+    def _elapsed(self) -> float:
+        return self._elapsed_before + self._clock() - self._started
 
     def _tokens(self) -> int:
         if self.meter is None:
@@ -104,14 +124,13 @@ class HopLoop:
             return f"answered after {self._pages()}"
         if self.pages >= self.budget.pages:
             return f"step budget of {self._pages(self.budget.pages)} reached"
-        spent = self._tokens() - self._tokens_at_start
+        spent = self._spent()
         if spent >= self.budget.tokens:
             return (
                 f"token budget of {self.budget.tokens:,} model tokens reached "
                 f"({spent:,} spent over {self._pages()})"
             )
-        elapsed = self._clock() - self._started
-        if elapsed >= self.budget.seconds:
+        if self._elapsed() >= self.budget.seconds:
             return f"time budget of {self.budget.seconds:.0f} s reached after {self._pages()}"
         return None
 

@@ -106,6 +106,7 @@ class SearchRounds:
             return
         claims = self.run.claim_ledger.claims()
         hop = self.hops.after_read(reading, claims, self.state.searched)
+        self.run.events.emit(self.hops.spent())
         if hop is None or self.hops.stop_reason() is not None:
             return
         if self.state.searches >= POLICY_SEARCHES + self.hops.budget.pages:
