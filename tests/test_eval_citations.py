@@ -138,3 +138,16 @@ def test_eval_reports_citation_precision_in_its_output_json_and_html(tmp_path: P
     html = (out / "report.html").read_text()
     assert "citation precision (supported statement–page pairs)" in html
     assert "id=citation-precision>Citation precision: of the (statement, cited page)" in html
+
+
+def test_both_source_list_shapes_are_the_key_to_the_numbers_not_statements() -> None:
+    from assay.evaluation.citations import cited_statements, numbered_sources
+
+    report = "\n".join([
+        "The tower is 41 metres tall [1][2].",
+        "1. Halvorsen — <http://a.test/1> (accessed 2026-11-29)",
+        "[2] Halvorsen again — <http://b.test/2> — snapshot snapshots/b.md, accessed 2026-11-29",
+    ])  # fmt: skip
+    assert numbered_sources(report) == {"1": "http://a.test/1", "2": "http://b.test/2"}
+    [statement] = cited_statements(report, {}, [])
+    assert statement.urls == ("http://a.test/1", "http://b.test/2")

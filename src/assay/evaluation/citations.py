@@ -40,7 +40,9 @@ from assay.text import split_sentences
 _MARKER = re.compile(r"\((claim_\d+): [a-z_]+\)")
 _NUMBER = re.compile(r"\[(\d+)\]")
 _LINK_TEXT = re.compile(r"<(?:https?|index|workspace)://[^\s<>]+>|\]\([^)\s]+\)")
-_LISTED = re.compile(r"^\s*(\d+)\.\s.*?<((?:https?|index|workspace)://[^\s<>]+)>")
+_LISTED = re.compile(
+    r"^\s*(?:(\d+)\.|\[(\d+)\])\s.*?<((?:https?|index|workspace)://[^\s<>]+)>"
+)  # "1. Title — <url>" (a claims report), "[1] Title — <url>" (a deep report)
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"")
 _ANSWER_BASIS = " — resting on:"
 _WINDOW = 2  # adjacent snapshot sentences a passage may join
@@ -118,7 +120,8 @@ def cited_statements(
 
 def numbered_sources(report: str) -> dict[str, str]:
     """The report's source list: number (as written) -> the URL it links."""
-    return {m.group(1): m.group(2) for line in report.splitlines() if (m := _LISTED.match(line))}
+    listed = (_LISTED.match(line) for line in report.splitlines())
+    return {m.group(1) or m.group(2): m.group(3) for m in listed if m}
 
 
 def statement_text(line: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from assay.report.bibliography import reference
 from assay.report.markers import claim_marker, neutralize
 from assay.store.claims import ClaimRecord
 from assay.store.sources import SourceRecord
@@ -101,8 +102,9 @@ def render_claims_report(
         title = source.title or source.final_url
         kind = (source.model_extra or {}).get("reliability")  # gather/reliability.py
         shown = f"{kind} source · " if kind and kind != "unknown" else ""
+        cited = reference(source)  # a paper's authors, year, venue and DOI
         lines.append(
-            f"{numbers[source.id]}. {title} — <{source.url}> "
+            f"{numbers[source.id]}. {title} — {cited + ' — ' if cited else ''}<{source.url}> "
             f"({shown}accessed {source.accessed_at[:10]})"
         )
     lines += ["", "---", f"Written by {written_by}."]
