@@ -171,6 +171,9 @@ class Settings(BaseSettings):
         default_factory=list,
         description="never search results from, nor fetch, these domains (and subdomains)",
     )
+    language: str | None = Field(
+        None, description="search and write in this language (default: the question's)"
+    )
     since: date | None = Field(None, description="drop results published before this date")
     until: date | None = Field(None, description="drop results published after this date")
     budget_tokens: int | None = Field(None, ge=1)
@@ -233,6 +236,13 @@ class Settings(BaseSettings):
         from assay.gather.domains import parse_domain  # the Public Suffix List: when used
 
         return list(dict.fromkeys(parse_domain(entry) for entry in value))
+
+    @field_validator("language")
+    @classmethod
+    def _language_known(cls, value: str | None) -> str | None:
+        from assay.language import parse_language
+
+        return parse_language(value) if value else None
 
     @model_validator(mode="after")
     def _window_is_a_window(self) -> Settings:

@@ -32,7 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from assay.claims.grounding import grounded
+from assay.language import report_texts
 from assay.report.markers import cited_urls, claim_markers
+from assay.report.reading import answer_prefixes
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.sources import SourceLedger, SourceRecord, snapshot_text
 from assay.text import split_sentences
@@ -44,7 +46,6 @@ _LISTED = re.compile(
     r"^\s*(?:(\d+)\.|\[(\d+)\])\s.*?<((?:https?|index|workspace)://[^\s<>]+)>"
 )  # "1. Title — <url>" (a claims report), "[1] Title — <url>" (a deep report)
 _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"")
-_ANSWER_BASIS = " — resting on:"
 _WINDOW = 2  # adjacent snapshot sentences a passage may join
 
 
@@ -118,6 +119,18 @@ def cited_statements(
             yield Statement(text, ids, tuple(dict.fromkeys(urls)))
 
 
+def body_lines(report: str) -> list[str]:
+    """The report's lines before its source list (headed "## Sources" or "### Sources",
+    in any language)."""
+    headings = set(report_texts("sources"))
+    lines = report.splitlines()
+    ends = [
+        n for n, line in enumerate(lines)
+        if line.startswith("##") and line.lstrip("#").strip() in headings
+    ]  # fmt: skip
+    return lines[: ends[0]] if ends else lines
+
+
 def numbered_sources(report: str) -> dict[str, str]:
     """The report's source list: number (as written) -> the URL it links."""
     listed = (_LISTED.match(line) for line in report.splitlines())
@@ -127,8 +140,18 @@ def numbered_sources(report: str) -> dict[str, str]:
 def statement_text(line: str) -> str:
     """What a report line states: without its markers, citations, links and list bullet
     (an answer line: the claim it rests on)."""
-    text = _NUMBER.sub("", _MARKER.sub("", _LINK_TEXT.sub("", line))).strip(" -*")
-    return text.removeprefix("*Answer:**").split(_ANSWER_BASIS)[-1].strip()
+    text = _NUMBER.sub("", _MARKER.sub("", _LINK_TEXT.sub("", line))).strip(" -")
+    for prefix in answer_prefixes():  # in any language the report is written in
+        if text.startswith(prefix):
+            return _basis_of(text.removeprefix(prefix))
+    return text.strip("*").strip()
+
+
+def _basis_of(answer: str) -> str:
+    """The claim an answer line rests on (the line whole when it names none)."""
+    for basis in report_texts("resting_on"):
+        answer = answer.split(f" — {basis}")[-1]
+    return answer.strip()
 
 
 def _is_quotation(line: str) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from assay.claims.grounding import grounded
-from assay.evaluation.citations import statement_text
+from assay.evaluation.citations import body_lines, statement_text
 from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.sources import SourceLedger, SourceRecord, snapshot_text
@@ -78,7 +78,7 @@ def sentence_support(
     by_id = {c.id: c for c in claims}
     titles = {r.id: r.title or "" for r in records}
     checked = supported = fabricated = 0
-    for line in report.split("## Sources")[0].splitlines():
+    for line in body_lines(report):
         ids = [claim_id for claim_id, _ in claim_markers(line)]
         fabricated += sum(int(n) > len(records) for n in _NUMBERS.findall(line))
         if not ids:
