@@ -151,3 +151,32 @@ def test_both_source_list_shapes_are_the_key_to_the_numbers_not_statements() -> 
     assert numbered_sources(report) == {"1": "http://a.test/1", "2": "http://b.test/2"}
     [statement] = cited_statements(report, {}, [])
     assert statement.urls == ("http://a.test/1", "http://b.test/2")
+
+
+def test_an_answer_resting_on_two_claims_states_two_things_each_on_its_own_page(
+    tmp_path: Path,
+) -> None:
+    run = RunStore(tmp_path, fsync=False).create("Which is older?", "research", {})
+    ledger, claims = SourceLedger(run.dir, fsync=False), ClaimLedger(run.dir, fsync=False)
+    urls = []
+    for number, (title, fact) in enumerate(
+        (("Halvorsen Lighthouse", "The Halvorsen Lighthouse was completed in 1874."),
+         ("Mount Oskar", "Mount Oskar last erupted in 1911.")), start=1,
+    ):  # fmt: skip
+        source = ledger.add(
+            url=f"http://site.test/{number}", final_url=f"http://site.test/{number}",
+            title=title, text=fact, content_type="text/html", accessed_at="2026-11-29T10:00:00Z",
+        )  # fmt: skip
+        urls.append(source.url)
+        claims.append(
+            ClaimRecord(id=f"claim_00{number}", text=fact, confidence="high",
+                        sourceIds=[source.id], status="weak",
+                        evidence=[Evidence(sourceId=source.id, quote=fact, start=0,
+                                           end=len(fact))])
+        )  # fmt: skip
+    report = (
+        "**Answer:** Halvorsen Lighthouse — resting on: The Halvorsen Lighthouse was completed "
+        "in 1874. (claim_001: weak); Mount Oskar last erupted in 1911. (claim_002: weak)\n"
+    )
+    figures = citation_figures(run.dir, report)
+    assert (figures.citations, figures.citations_supported) == (2, 2)

@@ -1,10 +1,10 @@
 """Citation precision of one report, from its run's files (DeepResearch Bench's measure).
 
-A *citation* is a pair (statement, cited page): a report line that states something and
-cites a page — a numbered source ``[n]``, a link ``<url>``, or a claim marker
-``(claim_001: …)`` whose claim rests on that page. Each distinct page a statement cites is
-one pair. A pair is *supported* when that page, as the run fetched it, supports the
-statement:
+A *citation* is a pair (statement, cited page): a report line (or the part of one a claim
+marker closes) that states something and cites a page — a numbered source ``[n]``, a link
+``<url>``, or a claim marker ``(claim_001: …)`` whose claim rests on that page. Each
+distinct page a statement cites is one pair. A pair is *supported* when that page, as the
+run fetched it, supports the statement:
 
 1. the quotes, from that page, of the claims the line cites (stance ``supports``, found
    verbatim in the page's snapshot) with the page's title ground the statement
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from assay.claims.grounding import grounded
 from assay.language import report_texts
-from assay.report.markers import cited_urls, claim_markers
+from assay.report.markers import cited_urls
 from assay.report.reading import answer_prefixes
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.sources import SourceLedger, SourceRecord, snapshot_text
@@ -104,19 +104,39 @@ def citation_figures(run_dir: Path, report: str) -> CitationFigures:
 def cited_statements(
     report: str, claims: Mapping[str, ClaimRecord], records: Sequence[SourceRecord]
 ) -> Iterator[Statement]:
-    """Every line of ``report`` that states something and cites a page."""
+    """Every statement of ``report`` that cites a page: a line, or each part of a line
+    that a claim marker closes (an answer line resting on two claims states two things,
+    each on its own claim's pages)."""
     listed = numbered_sources(report)
     by_id = {r.id: r.url for r in records}
     for line in report.splitlines():
         if _LISTED.match(line) or line.lstrip().startswith("#") or _is_quotation(line):
             continue
-        ids = tuple(dict.fromkeys(claim_id for claim_id, _ in claim_markers(line)))
-        urls = [listed[n] for n in _NUMBER.findall(line) if n in listed]
-        urls += cited_urls(line)
-        urls += [by_id[s] for i in ids if i in claims for s in claims[i].source_ids if s in by_id]
-        text = statement_text(line)
-        if urls and text:
-            yield Statement(text, ids, tuple(dict.fromkeys(urls)))
+        for part, ids in _parts(line):
+            urls = [listed[n] for n in _NUMBER.findall(part) if n in listed]
+            urls += cited_urls(part)
+            urls += [by_id[s] for i in ids if i in claims for s in claims[i].source_ids
+                     if s in by_id]  # fmt: skip
+            text = statement_text(part)
+            if urls and text:
+                yield Statement(text, ids, tuple(dict.fromkeys(urls)))
+
+
+def _parts(line: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The line's text before each claim marker, with the claims it names (a marker right
+    after another names one more claim of the same text), then any text after the last."""
+    parts: list[tuple[str, list[str]]] = []
+    last = 0
+    for marker in _MARKER.finditer(line):
+        text = line[last : marker.start()]
+        if parts and not statement_text(text):
+            parts[-1][1].append(marker.group(1))
+        else:
+            parts.append((text, [marker.group(1)]))
+        last = marker.end()
+    if statement_text(line[last:]) or not parts:
+        parts.append((line[last:], []))
+    return [(text, tuple(dict.fromkeys(ids))) for text, ids in parts]
 
 
 def body_lines(report: str) -> list[str]:
@@ -140,7 +160,7 @@ def numbered_sources(report: str) -> dict[str, str]:
 def statement_text(line: str) -> str:
     """What a report line states: without its markers, citations, links and list bullet
     (an answer line: the claim it rests on)."""
-    text = _NUMBER.sub("", _MARKER.sub("", _LINK_TEXT.sub("", line))).strip(" -")
+    text = _NUMBER.sub("", _MARKER.sub("", _LINK_TEXT.sub("", line))).strip(" -;")
     for prefix in answer_prefixes():  # in any language the report is written in
         if text.startswith(prefix):
             return _basis_of(text.removeprefix(prefix))

@@ -43,7 +43,8 @@ def render_html(data: dict[str, Any]) -> str:
 
 CITATION_PRECISION = (
     "Citation precision: of the (statement, cited page) pairs in the reports — a report line "
-    "that states something, and each distinct page it cites by [n], link or claim marker — "
+    "that states something (or each part of one a claim marker closes), and each distinct "
+    "page it cites by [n], link or claim marker — "
     "the share whose page, as the run fetched it, supports the statement: the quotes the "
     "cited claims take from that page (found verbatim in its snapshot) or, for a line citing "
     "no claim of that page, one or two adjacent sentences of the page, contain most of the "
