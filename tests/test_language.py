@@ -100,6 +100,9 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         ("Who directed Die Hard?", None),  # one English word, one German: no clear winner
         ("Where is Los Angeles?", "en"),
         ("Halvorsen Lighthouse", None),  # names say nothing about a language
+        # English sentences with a German-looking word or name (Climate-FEVER, PopQA)
+        ("Man-made greenhouse gases play only an insignificant role.", "en"),
+        ("What is Sırrı Süreyya Önder's occupation?", "en"),
     ],
 )
 def test_the_questions_language_is_detected(text: str, expected: str | None) -> None:

@@ -1,9 +1,10 @@
 """Which of assay's languages a text (a question) is written in: by script, then by words.
 
 Deterministic and data-free like ``assay.text``: kana means Japanese, other CJK
-characters Chinese; Latin text is scored by the share of its words that are one
-language's function words (English's are ``text.STOP_WORDS``) plus the letters only one
-language uses (ß, ñ, ¿, ç…); a language other than English needs two such signs. A text
+characters Chinese; Latin text is scored by its words that are one language's function
+words and no English words (English's are ``text.STOP_WORDS``), plus one for any letter
+only that language uses (ß, ñ, ¿, ç…: a name with an umlaut is no German question); a
+language other than English needs two such signs. A text
 with no clear winner is None (the caller's default,
 English): a question of names alone ("Halvorsen Lighthouse") says nothing about its
 language.
@@ -11,6 +12,7 @@ language.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from assay.language import ENGLISH, codes, language
@@ -21,6 +23,7 @@ _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
 _LETTERS = {"de": "äöüß", "es": "ñ¿¡", "fr": "çœèêëàâîïôûù"}
 _ENGLISH_WORDS = STOP_WORDS - {"s", "t", "a", "i", "die"}  # "a" is also Spanish, "die" German
+_ENGLISH_HOMOGRAPHS = frozenset({"man", "war", "hat", "son", "sale", "plus", "bald", "fast"})
 _MARGIN = 1.5  # the winner's score against the runner-up's
 _LEAST = 2.0  # what another language needs to win (one "de" in a name is no Spanish)
 
@@ -45,6 +48,14 @@ def detect_language(text: str) -> str | None:
 
 
 def _score(code: str, tokens: list[str], folded: str) -> float:
-    vocabulary = _ENGLISH_WORDS if code == ENGLISH else language(code).stop_words
-    found = float(sum(token in vocabulary for token in tokens))
-    return found + 2.0 * sum(folded.count(letter) for letter in _LETTERS.get(code, ""))
+    found = float(sum(token in _vocabulary(code) for token in tokens))
+    return found + float(any(letter in folded for letter in _LETTERS.get(code, "")))
+
+
+@functools.cache
+def _vocabulary(code: str) -> frozenset[str]:
+    """The words that speak for ``code``: another language's function words that are no
+    English words ("an", "in", "man", "war" say nothing against English)."""
+    if code == ENGLISH:
+        return _ENGLISH_WORDS
+    return language(code).stop_words - STOP_WORDS - _ENGLISH_HOMOGRAPHS
