@@ -15,6 +15,7 @@ import pytest
 import assay.models
 from assay.gather.fetch import client
 from assay.gather.fetch.pacing import Pacer
+from assay.gather.search import scholarly
 from assay.lab import Lab
 from assay.redact import forget_secrets
 
@@ -44,6 +45,7 @@ def _quick_pacer(interval: float, max_concurrency: int, **options: Any) -> Pacer
 def quick_pacing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.get_closest_marker("paced") is None:
         monkeypatch.setattr(client, "Pacer", _quick_pacer)
+        monkeypatch.setattr(scholarly, "Pacer", _quick_pacer)  # the scholarly APIs' pacing
 
 
 def _isolate(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

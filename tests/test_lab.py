@@ -318,6 +318,9 @@ def test_cli_serves_until_interrupted(
     lines = result.stdout.splitlines()
     assert re.fullmatch(r"lab: site 1 http://127\.0\.0\.2:\d+ \(\d+ pages\)", lines[0])
     assert lines[2].startswith("lab: search: http://127.0.0.2:") and lines[2].endswith("/search")
+    assert (
+        lines[4].startswith("lab: scholarly APIs") and "ASSAY_SCHOLARLY__ARXIV_URL=http" in lines[4]
+    )
     refused = CliRunner().invoke(
         app, ["lab", "serve", str(lab_corpus_dir), "--address", "192.168.0.9"]
     )

@@ -35,6 +35,10 @@ BUILT_INS = {
     "serper": "assay.gather.search.serper:create",
     "duckduckgo": "assay.gather.search.duckduckgo:create",
     "mcp": "assay.gather.search.mcp:create",
+    "arxiv": "assay.gather.search.arxiv:create",
+    "openalex": "assay.gather.search.openalex:create",
+    "semanticscholar": "assay.gather.search.semanticscholar:create",
+    "pubmed": "assay.gather.search.pubmed:create",
 }
 
 
@@ -96,7 +100,10 @@ async def test_unknown_name_lists_the_known_ones(tmp_path: Path) -> None:
         with pytest.raises(ConfigError) as caught:
             build_search_provider(load_settings(), http=http, keys=KeyStore(tmp_path), name="bing")
     assert "bing" in str(caught.value)
-    assert "brave, duckduckgo, exa, mcp, searxng, serper, tavily" in str(caught.value)
+    assert (
+        "arxiv, brave, duckduckgo, exa, mcp, openalex, pubmed, searxng, semanticscholar, "
+        "serper, tavily" in str(caught.value)
+    )
 
 
 async def test_factory_errors_reach_the_caller(tmp_path: Path) -> None:
@@ -211,3 +218,11 @@ def test_answer_items(structured: Any, texts: list[str], urls: list[str]) -> Non
 )
 def test_unreadable_answers(structured: Any, texts: list[str]) -> None:
     assert answer_items(structured, texts) is None
+
+
+def test_pyproject_declares_every_built_in() -> None:
+    import tomllib
+
+    pyproject = Path(__file__).parents[1] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text())["project"]["entry-points"][plugins.SEARCH_GROUP]
+    assert {n: v for n, v in declared.items() if n != "local"} == BUILT_INS

@@ -48,3 +48,23 @@ def test_the_form_sends_domains_and_dates_and_shows_the_servers_refusal(
     config = json.loads((run / "run.json").read_text())["config"]
     assert config["exclude_domains"] == [excluded, "example.com"]
     assert config["since"] == "2020-01-01"
+
+
+def test_the_form_sends_the_language_it_offers(
+    lab: Lab,
+    isolated_home: Path,
+    browser_page: Any,  # noqa: F811 - the fixture
+) -> None:
+    page = browser_page
+    app = create_app(ServerConfig(lab_settings(lab, isolated_home)))
+    with serve_in_thread(app) as base:
+        page.goto(f"{base}/")
+        page.fill("#topic", TOPIC)
+        page.select_option("#language", "de")
+        page.click("#start")
+        page.wait_for_url(re.compile(r".*/runs/[a-z0-9-]+$"))
+        page.wait_for_selector("body[data-ended=yes]")
+    [run] = list((isolated_home / "runs").iterdir())
+    info = json.loads((run / "run.json").read_text())
+    assert info["config"]["language"] == "de" and info["language"] == "de"
+    assert "## Zusammenfassung" in (run / "report.md").read_text()

@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from datetime import date
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -90,6 +91,37 @@ class FetchSettings(BaseModel):
     )
 
 
+class ScholarlySettings(BaseModel):
+    """Where the scholarly search providers send their queries (``gather/search``): each
+    API's documented endpoint unless the configuration names another (a mirror, the lab's
+    imitation). A server's requests cannot choose these, so the keys below travel only to
+    endpoints its operator configured."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    arxiv_url: str = "https://export.arxiv.org/api/query"
+    openalex_url: str = "https://api.openalex.org"
+    semantic_scholar_url: str = "https://api.semanticscholar.org/graph/v1"
+    pubmed_url: str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils"
+    pubmed_pages: str = Field(
+        "https://pubmed.ncbi.nlm.nih.gov", description="where a PubMed record's page is"
+    )
+    contact_email: str | None = Field(
+        None,
+        max_length=254,
+        description="sent to OpenAlex (mailto) and NCBI (email), as their polite use asks",
+    )
+
+    @field_validator("arxiv_url", "openalex_url", "semantic_scholar_url", "pubmed_url",
+                     "pubmed_pages")  # fmt: skip
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        parts = urlsplit(value.strip())
+        if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"must be an http(s) URL, got {value!r}")
+        return value.strip().rstrip("/")
+
+
 class Settings(BaseSettings):
     """Everything a run can be configured with. Secrets are referenced, never held."""
 
@@ -139,6 +171,9 @@ class Settings(BaseSettings):
         default_factory=list,
         description="never search results from, nor fetch, these domains (and subdomains)",
     )
+    language: str | None = Field(
+        None, description="search and write in this language (default: the question's)"
+    )
     since: date | None = Field(None, description="drop results published before this date")
     until: date | None = Field(None, description="drop results published after this date")
     budget_tokens: int | None = Field(None, ge=1)
@@ -162,6 +197,7 @@ class Settings(BaseSettings):
         description="models a queued batch may ask an `assay worker` for, besides `model`",
     )
     fetch: FetchSettings = Field(default_factory=FetchSettings)  # type: ignore[arg-type]
+    scholarly: ScholarlySettings = Field(default_factory=ScholarlySettings)  # type: ignore[arg-type]
     keys: dict[str, str] = Field(default_factory=dict)
 
     @field_validator("keys")
@@ -200,6 +236,13 @@ class Settings(BaseSettings):
         from assay.gather.domains import parse_domain  # the Public Suffix List: when used
 
         return list(dict.fromkeys(parse_domain(entry) for entry in value))
+
+    @field_validator("language")
+    @classmethod
+    def _language_known(cls, value: str | None) -> str | None:
+        from assay.language import parse_language
+
+        return parse_language(value) if value else None
 
     @model_validator(mode="after")
     def _window_is_a_window(self) -> Settings:

@@ -6,12 +6,22 @@ Everything is deterministic and data-free: no tokenizer, tagger or word list is 
 so the engine behaves the same offline and on every machine. Offsets are kept exact
 (``text[s.start:s.end] == s.text``) because every quote the engine hands on must be found
 verbatim in its snapshot; a splitter that rewrote text would make quotes unverifiable.
+
+Scripts written without spaces (Chinese, Japanese, Korean) have no words to split on: a
+run of their characters becomes its overlapping character pairs (``哈尔沃森`` is ``哈尔``,
+``尔沃``, ``沃森``), the usual unit of CJK search, so a question and a page that share a
+two-character word share a token. Their sentences end at ``。！？`` with no space after.
+While a run is in another language (``assay.language``), that language's function words
+are stop words too (``using_stop_words``).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Literal
 
@@ -37,6 +47,24 @@ STOP_WORDS = word_set(
     not no nor never without neither none cannot n't"""
 )
 """Function words; negations are here too because polarity is compared separately."""
+
+_stop_words: ContextVar[frozenset[str]] = ContextVar("assay_stop_words", default=STOP_WORDS)
+
+
+@contextmanager
+def using_stop_words(extra: frozenset[str]) -> Iterator[None]:
+    """``extra`` (a language's function words) count as stop words in this context."""
+    token = _stop_words.set(STOP_WORDS | extra)
+    try:
+        yield
+    finally:
+        _stop_words.reset(token)
+
+
+def stop_words() -> frozenset[str]:
+    """The stop words in force: English's, and the run's language's (merged once)."""
+    return _stop_words.get()
+
 
 NUMBER_WORDS = {
     "zero": 0, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -73,6 +101,9 @@ _SUFFIXES = (("ational", "ate"), ("ization", "ize"), ("ation", "ate"), ("fulness
              ("iveness", "ive"), ("ness", ""), ("ment", ""), ("ity", ""), ("ly", ""))  # fmt: skip
 _VOWEL = re.compile(r"[aeiouy]")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK = re.compile(f"[{_CJK_CHARS}]")
+_CJK_SPLIT = re.compile(f"[{_CJK_CHARS}]+|[^{_CJK_CHARS}]+")
 _PHRASE_TOKEN = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W_]+(?:['’-][^\W_]+)*|[^\w\s]")
 
 
@@ -111,8 +142,29 @@ def stem(word: str) -> str:
 
 
 def raw_words(text: str) -> list[str]:
-    """The word tokens of ``text`` as written (letters and digits, ``don't`` kept whole)."""
-    return _WORD.findall(text)
+    """The word tokens of ``text`` as written (letters and digits, ``don't`` kept whole; a
+    run of CJK characters as its character pairs)."""
+    found: list[str] = _WORD.findall(text)
+    if not _CJK.search(text):
+        return found
+    return [piece for token in found for piece in _cjk_pairs(token)]
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` has a character of a script written without spaces (CJK)."""
+    return bool(_CJK.search(text))
+
+
+def _cjk_pairs(token: str) -> list[str]:
+    if not _CJK.search(token):
+        return [token]
+    pieces: list[str] = []
+    for run in _CJK_SPLIT.findall(token):
+        if not _CJK.match(run) or len(run) == 1:
+            pieces.append(run)
+        else:
+            pieces += [run[i : i + 2] for i in range(len(run) - 1)]
+    return pieces
 
 
 def phrase_tokens(text: str) -> list[str]:
@@ -128,7 +180,10 @@ def words(text: str) -> list[str]:
 def is_content(word: str) -> bool:
     """Not a stop word, a number (digits or words) or a single character."""
     return (
-        word not in STOP_WORDS and word not in NUMBER_WORDS and len(word) > 1 and not word.isdigit()
+        word not in stop_words()
+        and word not in NUMBER_WORDS
+        and len(word) > 1
+        and not word.isdigit()
     )
 
 
@@ -153,7 +208,7 @@ class Sentence:
 
 
 _MARKER = re.compile(r"[ \t]*(?:(#{1,6})[ \t]+|([-*+•]|\d{1,3}[.)])[ \t]+|(>)[ \t]*|(\|))")
-_TERMINATOR = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)")
+_TERMINATOR = re.compile(r"[.!?…]+[\"'”’)\]]*(?=\s)|[。！？]+[」』”’）)\]]*")
 _ABBREVIATIONS = word_set(
     """e.g i.e eg ie vs dr mr mrs ms prof sr jr st mt ft inc ltd co corp gen gov sen rep col lt
     sgt capt cf al approx est dept univ jan feb mar apr jun jul aug sep sept oct nov dec a.m

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from assay.language.cues import english_cues
 from assay.reading.names import AUXILIARIES as _AUXILIARIES
 from assay.reading.names import names_in
 from assay.text import content_words, raw_words
@@ -106,7 +107,7 @@ def shape_of(question: str) -> Shape:
     text = " ".join(question.split()).rstrip("?. ")
     # "X has an OBE. Does Y also have one?": the last sentence is the one that asks
     asking = re.split(r"(?<=\w\w[.!]) (?=[A-Z])", text)[-1]
-    lowered = asking.lower()
+    lowered = english_cues(asking).lower()  # another language's question words, in English
     first = lowered.split(" ", 1)[0] if lowered else ""
     options = _choice_options(text)
     if options and first not in _AUXILIARIES:

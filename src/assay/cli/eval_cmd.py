@@ -84,6 +84,14 @@ def _print_summary(data: dict[str, Any]) -> None:
         line = (f"EM {s['em']:.3f}  F1 {s['f1']:.3f}  correct {g['correct']} incorrect "
                 f"{g['incorrect']} not attempted {g['not_attempted']}")  # fmt: skip
     console.print(plain(f"{s['items']} {data['kind']}: {line}"), markup=False, soft_wrap=True)
+    precision = s["citation_precision"]
+    shown = "n/a" if precision is None else f"{precision:.3f}"
+    console.print(
+        plain(f"citation precision {shown} ({s['effective_citations']} of {s['citations']} "
+              f"statement-page pairs supported; {s['effective_citations_mean']:.2f} effective "
+              "citations per report)"),
+        markup=False, soft_wrap=True,
+    )  # fmt: skip
     console.print(
         plain(f"fabricated URLs {s['fabricated_urls']}/{s['cited_urls']}  quotes missing "
               f"{s['quotes_missing']}/{s['quotes']}  tokens {s['tokens_total']}  model calls "

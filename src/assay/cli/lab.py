@@ -84,6 +84,11 @@ def serve(
                 typer.echo(f"lab: site {number} {site} ({len(pages)} pages)")
             typer.echo(f"lab: search: {lab.search_url}")
             typer.echo(f"lab: use: {_search_flags(lab.sites[0])}")
+            scholarly = " ".join(
+                f"ASSAY_SCHOLARLY__{name.upper()}={url}"
+                for name, url in lab.scholarly_settings().items()
+            )
+            typer.echo(f"lab: scholarly APIs (--search arxiv, openalex, …): {scholarly}")
             if not no_faults:
                 typer.echo(f"lab: faults: {lab.sites[0]}/fault/{{slow,429,500,redirect-loop,...}}")
             typer.echo("lab: serving; press Ctrl-C to stop", err=True)

@@ -110,6 +110,14 @@ UntilOpt = Annotated[
         show_default=False,
     ),
 ]  # fmt: skip
+LanguageOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--language", metavar="LANG",
+        help="Search and write in this language (en, de, fr, es, zh, ja); default: the "
+        "question's.", show_default=False,
+    ),
+]  # fmt: skip
 BudgetTokensOpt = Annotated[
     int | None, typer.Option("--budget-tokens", min=1, help="Stop after this many model tokens.")
 ]
@@ -133,6 +141,7 @@ class CommonOptions:
     exclude_domains: list[str] = field(default_factory=list)
     since: str | None = None
     until: str | None = None
+    language: str | None = None
     budget_tokens: int | None = None
     budget_time: float | None = None
     json: bool = False
@@ -161,6 +170,7 @@ class CommonOptions:
             "exclude_domains": self.exclude_domains or None,
             "since": self.since,
             "until": self.until,
+            "language": self.language,
             "budget_tokens": self.budget_tokens,
             "budget_time": self.budget_time,
         }
@@ -194,6 +204,7 @@ _COMMON: tuple[tuple[str, Any, object], ...] = (
     ("exclude_domain", ExcludeDomainOpt, None),
     ("since", SinceOpt, None),
     ("until", UntilOpt, None),
+    ("language", LanguageOpt, None),
     ("budget_tokens", BudgetTokensOpt, None),
     ("budget_time", BudgetTimeOpt, None),
     ("as_json", JsonOpt, False),

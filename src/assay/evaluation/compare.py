@@ -15,10 +15,11 @@ from assay.errors import BadInputError
 from assay.evaluation.runner import EVAL_FILE
 from assay.evaluation.stats import paired_bootstrap, sign_test
 
-QUESTION_FIGURES = ("em", "f1", "correct", "gold_recall", "fabricated_urls", "tokens_mean",
-                    "model_calls", "wall_mean")  # fmt: skip
-CLAIM_FIGURES = ("accuracy", "macro_f1", "fabricated_urls", "tokens_mean", "model_calls",
-                 "wall_mean")  # fmt: skip
+QUESTION_FIGURES = ("em", "f1", "correct", "gold_recall", "citation_precision",
+                    "effective_citations_mean", "fabricated_urls", "tokens_mean", "model_calls",
+                    "wall_mean")  # fmt: skip
+CLAIM_FIGURES = ("accuracy", "macro_f1", "citation_precision", "effective_citations_mean",
+                 "fabricated_urls", "tokens_mean", "model_calls", "wall_mean")  # fmt: skip
 
 
 def load_eval(path: Path) -> dict[str, Any]:

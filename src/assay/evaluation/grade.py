@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.batch import ResultRow
+from assay.evaluation.citations import CitationFigures, citation_figures
 from assay.evaluation.dataset import LABELS, Dataset, EvalItem
 from assay.evaluation.integrity import Integrity, audit_run
 from assay.evaluation.scoring import best_f1, exact_match, grade, label_scores
@@ -27,12 +28,13 @@ def _graded(dataset: Dataset, item: EvalItem, row: ResultRow | None) -> dict[str
     run_dir = Path(row.run_dir) if row.run_dir else None
     report = Path(row.report).read_text(encoding="utf-8") if row.report else ""
     integrity = audit_run(run_dir, report) if run_dir is not None else Integrity()
+    citations = citation_figures(run_dir, report) if run_dir is not None else CitationFigures()
     base: dict[str, Any] = {
         "id": item.id, "type": item.type, "text": item.text, "answer": row.answer,
         "report": row.report,
         "status": row.status, "reason": row.reason, "run_id": row.run_id,
         "tokens": row.tokens, "model_calls": int(row.usage.get("model_calls", 0)),
-        "wall_seconds": row.wall_seconds, **integrity.to_json(),
+        "wall_seconds": row.wall_seconds, **integrity.to_json(), **citations.to_json(),
     }  # fmt: skip
     if dataset.kind == "claims":
         predicted = VERDICT_LABELS.get(row.answer, "NOT_ENOUGH_INFO")
@@ -70,6 +72,7 @@ def summarize(kind: str, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return int(sum(r.get(key) or 0 for r in rows))
 
     sentences = total("sentences")
+    cited_pairs, cited = total("citations"), total("urls_cited_distinct")
     out: dict[str, Any] = {
         "items": len(rows),
         "failed": sum(r["status"] != "done" for r in rows),
@@ -80,6 +83,13 @@ def summarize(kind: str, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "sentences": sentences,
         "sentences_supported": total("sentences_supported") / sentences if sentences else None,
         "fabricated_markers": total("fabricated_markers"),
+        # citation precision (evaluation/citations.py): over all pairs, and a run's mean
+        "citations": cited_pairs,
+        "effective_citations": total("citations_supported"),
+        "effective_citations_mean": total("citations_supported") / count,
+        "citation_precision": total("citations_supported") / cited_pairs if cited_pairs else None,
+        "citation_precision_mean": _mean_of(rows, "citation_precision"),
+        "urls_fetched_share": total("urls_fetched") / cited if cited else None,
         "tokens_total": total("tokens"),
         "tokens_mean": total("tokens") / count,
         "model_calls": total("model_calls"),
@@ -100,6 +110,12 @@ def summarize(kind: str, rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "correct": grades["correct"] / count,
         "gold_recall": sum(recall) / len(recall) if recall else None,
     }
+
+
+def _mean_of(rows: Sequence[dict[str, Any]], key: str) -> float | None:
+    """The mean of ``key`` over the rows that have a value (None when none has)."""
+    values = [r[key] for r in rows if r.get(key) is not None]
+    return sum(values) / len(values) if values else None
 
 
 def by_type(kind: str, rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:

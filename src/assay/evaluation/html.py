@@ -27,6 +27,7 @@ def render_html(data: dict[str, Any]) -> str:
         f"assay {escape(data['assay_version'])} · {escape(data['created_at'])}</p>",
         "<h2>Figures</h2>",
         _table(["figure", "value"], _figures(summary, claims)),
+        f"<p class=muted id=citation-precision>{escape(CITATION_PRECISION)}</p>",
         "<h2>By type</h2>",
         _by_type(data["by_type"], claims),
     ]
@@ -38,6 +39,18 @@ def render_html(data: dict[str, Any]) -> str:
         f"<!doctype html><html><head><meta charset=utf-8><title>assay eval</title>"
         f"<style>{_STYLE}</style></head><body>{body}</body></html>\n"
     )
+
+
+CITATION_PRECISION = (
+    "Citation precision: of the (statement, cited page) pairs in the reports — a report line "
+    "that states something (or each part of one a claim marker closes), and each distinct "
+    "page it cites by [n], link or claim marker — "
+    "the share whose page, as the run fetched it, supports the statement: the quotes the "
+    "cited claims take from that page (found verbatim in its snapshot) or, for a line citing "
+    "no claim of that page, one or two adjacent sentences of the page, contain most of the "
+    "statement's content words and every number it states. Effective citations: the "
+    "supported pairs. A page the run never fetched supports nothing."
+)
 
 
 def _figures(s: dict[str, Any], claims: bool) -> list[list[str]]:
@@ -60,11 +73,24 @@ def _figures(s: dict[str, Any], claims: bool) -> list[list[str]]:
         ["report sentences supported by their citations",
          f"{_maybe(s['sentences_supported'])} of {s['sentences']}"],
         ["fabricated claim markers", str(s["fabricated_markers"])],
+        *_citation_figures(s),
         ["tokens (total / per item)", f"{s['tokens_total']} / {s['tokens_mean']:.0f}"],
         ["model calls", str(s["model_calls"])],
         ["elapsed", _seconds(s.get("elapsed_seconds"))],  # an older eval.json has none
         ["item time (summed / per item)",
          f"{s['item_seconds_total']:.1f} s / {s['wall_mean']:.1f} s"],
+    ]  # fmt: skip
+
+
+def _citation_figures(s: dict[str, Any]) -> list[list[str]]:
+    if "citations" not in s:  # an eval.json from before citation precision
+        return []
+    return [
+        ["citation precision (supported statement–page pairs)",
+         f"{_maybe(s['citation_precision'])} ({s['effective_citations']} of {s['citations']}); "
+         f"mean per report {_maybe(s['citation_precision_mean'])}"],
+        ["effective citations (per report)", f"{s['effective_citations_mean']:.2f}"],
+        ["cited pages the run fetched", _maybe(s["urls_fetched_share"])],
     ]  # fmt: skip
 
 
@@ -126,13 +152,15 @@ def _plots(data: dict[str, Any], claims: bool) -> str:
 
 def _items(rows: list[dict[str, Any]], claims: bool) -> str:
     head = ["#", "id", "type", "claim" if claims else "question", "gold",
-            "predicted" if claims else "answer", "score", "status", "s", "tokens"]  # fmt: skip
+            "predicted" if claims else "answer", "score", "citation precision", "status", "s",
+            "tokens"]  # fmt: skip
     body = []
     for n, r in enumerate(rows, start=1):
         gold = r["gold"] if isinstance(r["gold"], str) else " | ".join(r["gold"])
         shown = r["predicted"] if claims else (r["answer"] or "—")
         score = ("✓" if r["score"] else "✗") if claims else f"{r['grade']} ({r['f1']:.2f})"
-        body.append([str(n), r["id"], r["type"], r["text"], gold, shown, score,
+        precision = f"{_maybe(r.get('citation_precision'))} of {r.get('citations', 0)}"
+        body.append([str(n), r["id"], r["type"], r["text"], gold, shown, score, precision,
                      r["status"], f"{r['wall_seconds']:.1f}", str(r["tokens"])])  # fmt: skip
     return _table(head, body)
 

@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from assay.claims.grounding import grounded
+from assay.evaluation.citations import body_lines, statement_text
 from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.sources import SourceLedger, SourceRecord, snapshot_text
 
-_MARKER = re.compile(r"\((claim_\d+): [a-z_]+\)")
 _NUMBERS = re.compile(r"\[(\d+)\]")
 
 
@@ -78,7 +78,7 @@ def sentence_support(
     by_id = {c.id: c for c in claims}
     titles = {r.id: r.title or "" for r in records}
     checked = supported = fabricated = 0
-    for line in report.split("## Sources")[0].splitlines():
+    for line in body_lines(report):
         ids = [claim_id for claim_id, _ in claim_markers(line)]
         fabricated += sum(int(n) > len(records) for n in _NUMBERS.findall(line))
         if not ids:
@@ -86,8 +86,6 @@ def sentence_support(
         fabricated += sum(i not in by_id for i in ids)
         quotes = [e.quote for i in ids if i in by_id for e in by_id[i].evidence]
         quotes += [titles.get(s, "") for i in ids if i in by_id for s in by_id[i].source_ids]
-        sentence = _NUMBERS.sub("", _MARKER.sub("", line)).strip(" -*")
-        sentence = sentence.removeprefix("*Answer:**").split(" — resting on:")[-1]
         checked += 1
-        supported += grounded(sentence, quotes).supported
+        supported += grounded(statement_text(line), quotes).supported
     return checked, supported, fabricated

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Self
 from assay.errors import BadInputError, ProviderError
 from assay.gather.documents import Document, iter_files, read_file
 from assay.gather.fusion import DEFAULT_FUSION, Fusion
-from assay.gather.index_ranking import by_words, fts_query, hits, hybrid, index_url
+from assay.gather.index_ranking import by_characters, by_words, fts_query, hits, hybrid, index_url
 from assay.gather.index_records import AddReport, IndexHit, IndexStats
 from assay.gather.passages import split_passages
 from assay.gather.transaction import Transaction
@@ -44,6 +44,7 @@ from assay.gather.vectors import (
     status_of,
     touch,
 )
+from assay.text import has_cjk
 
 if TYPE_CHECKING:
     import numpy as np
@@ -255,7 +256,7 @@ class LocalIndex:
         expression = fts_query(query)
         if not expression or limit <= 0:
             return []
-        meaning = None if lexical else self._query_vector(query)
+        meaning = None if lexical or has_cjk(query) else self._query_vector(query)
 
         def stop() -> int:
             late = deadline is not None and time.monotonic() > deadline
@@ -264,7 +265,9 @@ class LocalIndex:
         with self._lock:
             self._db.set_progress_handler(stop, _PROGRESS_STEPS)
             try:
-                if meaning is None or self._vectors is None:
+                if has_cjk(query):  # FTS5 cannot split these scripts (index_ranking)
+                    ranked = by_characters(self._db, query, limit)
+                elif meaning is None or self._vectors is None:
                     ranked = by_words(self._db, expression, limit)
                 else:
                     matrix = self._vectors.matrix()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from assay.gather.documents import Document
 from assay.gather.fusion import Fusion, fuse
 from assay.gather.index_records import IndexHit
+from assay.text import raw_words
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,6 +41,7 @@ SELECT rowid, snippet(passages_fts, 1, '', '', '…', 32) FROM passages_fts
 WHERE passages_fts MATCH ? AND rowid = ?
 """
 _OPENING_WORDS = 32  # as many as snippet() shows
+_OPENING_CHARS = 240  # a passage in a script without spaces is one "word"
 
 
 def fts_query(query: str) -> str:
@@ -50,6 +52,33 @@ def fts_query(query: str) -> str:
         if len(seen) >= MAX_QUERY_TOKENS:
             break
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in seen)
+
+
+def by_characters(db: sqlite3.Connection, query: str, limit: int) -> Ranked:
+    """The ``limit`` best documents for a query in a script written without spaces (CJK).
+
+    FTS5's unicode61 tokenizer takes a whole run of such characters, up to the next
+    punctuation, for one token, so no query word would match it. Instead each passage
+    scores the query's tokens it contains (``text.raw_words``: character pairs, and any
+    other words), a title's four times a body's, in one scan of the passages.
+    """
+    needles = list(dict.fromkeys(t.casefold() for t in raw_words(query)))[:MAX_QUERY_TOKENS]
+    if not needles:
+        return []
+    score = " + ".join(
+        ["4 * (instr(lower(title), ?) > 0) + (instr(lower(text), ?) > 0)"] * len(needles)
+    )
+    rows = db.execute(
+        f"SELECT doc, id, score FROM (SELECT doc, id, {score} AS score FROM passages) "  # noqa: S608 - constant SQL, values bound
+        "WHERE score > 0 ORDER BY score DESC, id",
+        [value for needle in needles for value in (needle, needle)],
+    )
+    best: dict[int, tuple[int, float]] = {}
+    for doc, passage, found in rows:
+        best.setdefault(doc, (passage, float(found)))
+        if len(best) >= limit:
+            break
+    return [(doc, passage, found) for doc, (passage, found) in best.items()]
 
 
 def index_url(doc: Document | str) -> str:
@@ -102,8 +131,10 @@ def hits(db: sqlite3.Connection, expression: str, ranked: Ranked) -> list[IndexH
 
 
 def _opening(db: sqlite3.Connection, passage: int) -> str:
-    """The first words of a passage that shares no word with the query."""
+    """The first words of a passage that shares no word with the query (or, for text
+    without spaces, its first characters)."""
     row = db.execute("SELECT text FROM passages WHERE id = ?", (passage,)).fetchone()
     words = row[0].split() if row else []
     more = "…" if len(words) > _OPENING_WORDS else ""
-    return " ".join(words[:_OPENING_WORDS]) + more
+    opening = " ".join(words[:_OPENING_WORDS]) + more
+    return opening if len(opening) <= _OPENING_CHARS else opening[:_OPENING_CHARS] + "…"

@@ -11,6 +11,7 @@ which is what lets a resumed run go on without repeating its fetches.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -64,8 +65,11 @@ class SourceReader:
         self.ledger = run.source_ledger
         self.window = TokenWindow(settings.run_token_cap)
 
-    async def read(self, url: str) -> ReadSource | None:
-        """The source at ``url``, or None when it was skipped (the event says why)."""
+    async def read(
+        self, url: str, *, bibliography: Mapping[str, object] | None = None
+    ) -> ReadSource | None:
+        """The source at ``url``, or None when it was skipped (the event says why);
+        ``bibliography``: the work's authors, venue, year and DOI, for its record."""
         existing = self.ledger.by_url(url)
         if existing is not None:
             return self._from_record(existing)
@@ -86,6 +90,7 @@ class SourceReader:
             content_type=extracted.content_type,
             accessed_at=utc_now(),
             reliability="unknown" if url.startswith(INDEX_SCHEME) else reliability_of(final_url),
+            bibliography=bibliography,
         )
         self.run.events.emit(
             ToolOpenUrl(url=url, title=record.title, snapshot=record.snapshot, source_id=record.id)

@@ -25,6 +25,7 @@ from assay.gather.screen import SourceControls
 from assay.gather.search.base import SearchProvider, TimeRange
 from assay.gather.search.registry import build_search_provider, search_client
 from assay.gather.search.web_search import WebSearchOutcome, web_search
+from assay.gather.urls import canonical_url
 from assay.keys import KeyStore
 from assay.store.runs import Run
 
@@ -62,6 +63,7 @@ class GatherSession:
             domains=self.controls.domains,
         )
         self._warned_undated = False
+        self._papers: dict[str, dict[str, object]] = {}  # canonical URL -> its bibliography
         index_path = settings.home / INDEX_FILE
         self.index = LocalIndex(index_path) if index_path.is_file() else None
         self.reader = SourceReader(run, self.fetcher, settings.fetch, index=self.index)
@@ -98,6 +100,9 @@ class GatherSession:
         )
         screened = self.controls.screen(found)
         outcome = screened.outcome
+        for result in outcome.results:
+            if result.bibliography():
+                self._papers.setdefault(canonical_url(result.url), result.bibliography())
         if screened.undated and not self._warned_undated:
             self._warned_undated = True
             self.run.events.emit(
@@ -119,10 +124,11 @@ class GatherSession:
         return outcome
 
     async def read(self, url: str) -> ReadSource | None:
-        """readUrl: the source's snapshot and record, or None when it was skipped.
+        """readUrl: the source's snapshot and record, or None when it was skipped (a paper
+        a scholarly search found keeps its bibliographic record in sources.jsonl).
 
         A URL this run has not read yet counts against the fetch budget.
         """
         if self.budget is not None and self.reader.ledger.by_url(url) is None:
             self.budget.charge_fetch()
-        return await self.reader.read(url)
+        return await self.reader.read(url, bibliography=self._papers.get(canonical_url(url)))

@@ -1,6 +1,8 @@
 """The request handler every lab site shares: pages, robots.txt, search and faults.
 
-Routes: ``/``, ``/robots.txt``, ``/pages/<slug>``, ``/search?q=&format=json&pageno=``;
+Routes: ``/``, ``/robots.txt``, ``/pages/<slug>``, ``/search?q=&format=json&pageno=``,
+the scholarly APIs' imitations (``lab/scholarly.py``: ``/arxiv/…``, ``/openalex/…``,
+``/s2/…``, ``/pubmed/…``);
 with faults on, also ``/private/<slug>``, ``/inject/<slug>`` and ``/fault/<name>``:
 slow, 429, 500, redirect-loop, redirect-private, wrong-type, huge, gzip-bomb.
 """
@@ -15,6 +17,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+from assay.lab import scholarly
 from assay.lab.faults import HUGE_BYTES, gzip_bomb, huge_page_chunks
 from assay.lab.pages import (
     ROBOTS_TXT,
@@ -81,6 +84,8 @@ class LabHandler(BaseHTTPRequestHandler):
             self._robots()
         elif path == "/search":
             self._search()
+        elif section in ("arxiv", "openalex", "s2", "pubmed"):
+            self._scholarly(path)
         elif section == "pages" and rest:
             self._page(rest, inject=False)
         elif self.lab.faults and section in {"private", "inject"} and rest:
@@ -114,6 +119,23 @@ class LabHandler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         self._send(200, body, HTML, {"ETag": etag, "Cache-Control": "max-age=0"})
+
+    def _scholarly(self, path: str) -> None:
+        pmid = path.removeprefix("/pubmed/pages/").strip("/")
+        if path.startswith("/pubmed/pages/"):
+            paper = next((p for p in self.lab.papers if p.pmid == pmid), None)
+            if paper is None:
+                self._not_found()
+                return
+            siblings = siblings_of(paper.page, self.lab.site_pages[paper.page.site])
+            self._send(200, render_page(paper.page, siblings))
+            return
+        answer = scholarly.route(self.lab, path, self._query, self.headers)
+        if answer is None:
+            self._not_found()
+            return
+        body = answer.body if isinstance(answer.body, str) else json.dumps(answer.body)
+        self._send(answer.status, body, answer.content_type)
 
     def _not_found(self) -> None:
         self._send(404, render_message(self.site, "Not found", "There is no page here."))

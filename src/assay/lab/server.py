@@ -24,6 +24,7 @@ from assay.lab.corpus import load_corpus, plan_pages
 from assay.lab.faults import FaultCounters
 from assay.lab.handler import LabHandler
 from assay.lab.pages import LabPage
+from assay.lab.scholarly import paper_of
 
 FIRST_ADDRESS = "127.0.0.2"
 MAX_SITES = 200
@@ -73,7 +74,8 @@ class SiteServer(ThreadingHTTPServer):
 
 
 class Lab:
-    """A running lab: its sites, its search URL, the pages it serves and a request log."""
+    """A running lab: its sites, its search URL (and the scholarly APIs' imitations:
+    ``scholarly_settings``), the pages it serves and a request log."""
 
     def __init__(
         self,
@@ -111,6 +113,8 @@ class Lab:
             (p.url, p.doc) for site in self.site_pages for p in site
         ]
         self._by_slug = [{p.slug: p for p in site} for site in self.site_pages]
+        every = [p for site in self.site_pages for p in site]
+        self.papers = [paper_of(page, n) for n, page in enumerate(every, start=1)]
         self._by_doc = {p.doc.doc_id: p for site in self.site_pages for p in site}
 
     def start(self) -> None:
@@ -137,6 +141,17 @@ class Lab:
             server.server_close()
         self._threads.clear()
         self.index.close()
+
+    def scholarly_settings(self) -> dict[str, str]:
+        """``ScholarlySettings`` pointing every scholarly provider at the lab's imitation."""
+        base = self.sites[0]
+        return {
+            "arxiv_url": f"{base}/arxiv/api/query",
+            "openalex_url": f"{base}/openalex",
+            "semantic_scholar_url": f"{base}/s2/graph/v1",
+            "pubmed_url": f"{base}/pubmed/eutils",
+            "pubmed_pages": f"{base}/pubmed/pages",
+        }
 
     def page(self, site: int, slug: str) -> LabPage | None:
         return self._by_slug[site].get(slug)

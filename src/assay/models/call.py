@@ -30,6 +30,7 @@ from pydantic import TypeAdapter
 
 from assay.budget import Budget
 from assay.errors import ProviderError
+from assay.language import writing_instruction
 from assay.models.base import Message, Model, ModelTimeout, Reply, Request
 from assay.models.output import OutputInvalid, OutputType
 from assay.models.reasoning import strip_reasoning
@@ -151,8 +152,11 @@ async def typed_call(
 
 
 def system_prompt(model: Model, system: str, spec: OutputType[Any]) -> str:
-    """The system prompt as sent: with the schema described where the profile wants it."""
+    """The system prompt as sent: with the run's language said (``assay.language``: none
+    for English) and the schema described where the profile wants it."""
     profile = model.profile
+    if said := writing_instruction():
+        system = f"{system.rstrip()}\n\n{said}" if system else said
     if profile.output_mode == "prompted_json" or profile.schema_in_prompt:
         return f"{system.rstrip()}\n\n{spec.instructions()}" if system else spec.instructions()
     return system

@@ -25,7 +25,8 @@ RESUMABLE = ("research", "ask", "deep")
 # What a resumed run keeps from its own settings (as `assay resume` does).
 RESUMED_SETTINGS = ("search", "searxng_url", "max_results", "allow_hosts", "model", "base_url",
                     "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch",
-                    "include_domains", "exclude_domains", "since", "until")  # fmt: skip
+                    "include_domains", "exclude_domains", "since", "until",
+                    "language")  # fmt: skip
 
 
 class StartRun(BaseModel):
@@ -56,6 +57,12 @@ class StartRun(BaseModel):
         max_length=50,
         description="Never offer results from, nor fetch, these domains (and subdomains).",
     )
+    language: str | None = Field(
+        default=None,
+        max_length=40,
+        description="Search and write in this language (en, de, fr, es, zh, ja); default: "
+        "the topic's.",
+    )
     since: date | None = Field(default=None, description="Drop results published before.")
     until: date | None = Field(default=None, description="Drop results published after.")
     budget_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
@@ -72,6 +79,13 @@ class StartRun(BaseModel):
         from assay.gather.domains import parse_domain
 
         return list(dict.fromkeys(parse_domain(entry) for entry in value))
+
+    @field_validator("language")
+    @classmethod
+    def _language(cls, value: str | None) -> str | None:
+        from assay.language import parse_language
+
+        return parse_language(value) if value else None
 
     @model_validator(mode="after")
     def _window(self) -> StartRun:

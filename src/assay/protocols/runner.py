@@ -39,6 +39,7 @@ from assay.engines.select import build_extractor, build_judge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled
 from assay.events import ErrorEvent, ReportUpdated, RunFinished, RunStarted, WarningEvent
 from assay.keys import KeyStore
+from assay.language import ENGLISH, ENGLISH_ONLY, language, run_language, using_language
 from assay.models import Model
 from assay.models.registry import model_from_settings
 from assay.models.usage import CallUsage, UsageMeter, UsageSummary
@@ -98,8 +99,14 @@ class RunContext:
     """Pages the run had fetched before this context (a resumed run adds to them)."""
     adopted: list[Model] = field(default_factory=list)
     """Models a protocol built for this run (synth's per-agent models), closed with it."""
+    language: str = field(init=False, default=ENGLISH)
+    """The language the run searches and writes in (``assay.language``), in run.json."""
 
     def __post_init__(self) -> None:
+        self.language = run_language(self.settings.language, self.run.info.topic)
+        if getattr(self.run.info, "language", None) != self.language:
+            self.run.info.language = self.language  # type: ignore[attr-defined]
+            self.run.save_info()
         self.fetched_before = self.run.info.usage.fetches
         self.meter.add_listener(self._record_usage)
         self.run.events.listeners.append(self.searches)
@@ -189,7 +196,19 @@ def write_partial_report(context: RunContext, reason: str) -> None:
 
 
 async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
-    """Run ``body`` and end the run as the module docstring says (errors are re-raised)."""
+    """Run ``body`` and end the run as the module docstring says (errors are re-raised),
+    in the run's language (``assay.language``: its stop words, report text, and what
+    every model call is told)."""
+    with using_language(context.language):
+        if context.language != ENGLISH:
+            name = language(context.language).name
+            context.run.events.emit(
+                WarningEvent(message=ENGLISH_ONLY.format(name=name), code="language")
+            )
+        return await _execute(context, body)
+
+
+async def _execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
     run = context.run
     try:
         try:

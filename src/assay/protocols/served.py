@@ -151,6 +151,8 @@ class ServedChoices:
             if getattr(request, name) is not None:
                 update[name] = getattr(request, name)
         update.update(_source_controls(request, base))
+        if request.language is not None:  # the language a run writes in lends nothing
+            update["language"] = request.language
         return Served(_updated(base, update), key)
 
     def check_recorded(self, recorded: Settings, base: Settings) -> None:

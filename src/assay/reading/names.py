@@ -6,15 +6,16 @@ answered with a name) and multi-hop search (a bridge entity is a name).
 
 from __future__ import annotations
 
+import functools
 import re
 
-from assay.text import STOP_WORDS
+from assay.text import stop_words
 
 _NOT_A_NAME = re.compile(
     r"[A-Z][a-z]+ly|(?:January|February|March|April|May|June|July|August|September|October|"
     r"November|December)(?: \d+)*"
 )  # "Additionally" opening a sentence; a date is not a name
-_LEADING = STOP_WORDS - {"one", "two"}  # "Two Dollar Radio" keeps its "Two"
+_KEPT = frozenset({"one", "two"})  # "Two Dollar Radio" keeps its "Two"
 AUXILIARIES = frozenset(  # the verbs a yes/no question opens with
     [
         "is",
@@ -40,6 +41,11 @@ _CONNECTORS = frozenset(
 _NAME_TOKEN = re.compile(r"[^\W_][\w'’.&-]*")
 
 
+@functools.cache
+def _leading(stops: frozenset[str]) -> frozenset[str]:
+    return stops - _KEPT
+
+
 def names_in(text: str, *, skip_first: bool = False) -> list[str]:
     """Capitalised phrases (names, titles, places) in order, joined over "of", "the", "de"…
 
@@ -47,6 +53,8 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
     text's first word is left out unless a name continues it (a question's "Which", "Are").
     """
     tokens = [(m.group(), m.start()) for m in _NAME_TOKEN.finditer(text)]
+    stops = stop_words()  # English's, and the run's language's (assay.language)
+    leading = _leading(stops)
     found: list[str] = []
     current: list[str] = []
     previous_end = -1
@@ -54,7 +62,7 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
     def close() -> None:
         while current and current[-1].lower() in _CONNECTORS:
             current.pop()
-        while current and current[0].lower() in _LEADING:
+        while current and current[0].lower() in leading:
             current.pop(0)
         if current:
             found.append(" ".join(current))
@@ -65,7 +73,7 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
         if current and gap.strip() not in ("", "-"):
             close()  # punctuation between two words ends a name
         capital = token[0].isupper() or (token[0].isdigit() and bool(current))
-        if position == 0 and skip_first and token.lower() in STOP_WORDS | AUXILIARIES:
+        if position == 0 and skip_first and token.lower() in stops | AUXILIARIES:
             capital = False
         if capital:
             current.append(token.rstrip("."))
@@ -75,4 +83,4 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
             close()
         previous_end = start + len(token)
     close()
-    return [n for n in found if n.lower() not in STOP_WORDS and not _NOT_A_NAME.fullmatch(n)]
+    return [n for n in found if n.lower() not in stops and not _NOT_A_NAME.fullmatch(n)]

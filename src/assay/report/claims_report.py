@@ -3,27 +3,24 @@
 This is the extractive engine's report and every protocol's fallback when a run stops
 early: findings grouped by status (verified first), each with its citations and its
 machine-checkable marker, a source list, what stopped the run if it stopped, and the line
-that says which engine and model wrote it.
+that says which engine and model wrote it. Its fixed text is in the run's language
+(``assay.language.report_text``); claims and quotes are as their pages say them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from assay.language import report_text
+from assay.report.bibliography import reference
 from assay.report.markers import claim_marker, neutralize
 from assay.store.claims import ClaimRecord
 from assay.store.sources import SourceRecord
 
-_SECTIONS = (
-    ("verified", "Verified findings", "Supported by at least two independent sources."),
-    ("weak", "Single-source findings", "Supported by one origin only: treat with care."),
-    ("contradicted", "Contradicted", "Sources disagree; both sides are quoted."),
-    ("needs_review", "Needs review", "A check failed or no source clearly decides it."),
-    ("unverified", "Not yet verified", "The run stopped before these were checked."),
-)
-
-
-_ORDER = {key: n for n, (key, _, _) in enumerate(_SECTIONS)}
+STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
+"""The report's sections, in order; each one's title and note are in the run's language
+(``assay.language``: ``verified`` and ``verified_note``…), as all the report's fixed text."""
+_ORDER = {key: n for n, key in enumerate(STATUSES)}
 
 
 def _finding(claim: ClaimRecord, numbers: Mapping[str, int]) -> list[str]:
@@ -61,29 +58,30 @@ def render_claims_report(
     numbers = {s.id: n for n, s in enumerate(sources, start=1)}
     lines = [f"# {topic}", ""]
     if stopped:
-        lines += [f"> **Partial report.** The run stopped early: {stopped}", ""]
-    counts = {key: sum(1 for c in claims if c.status == key) for key, _, _ in _SECTIONS}
-    summary = ", ".join(f"{n} {key.replace('_', ' ')}" for key, n in counts.items() if n)
-    lines += ["## Executive summary", ""]
+        lines += [f"> {report_text('partial')} {stopped}", ""]
+    counts = {key: sum(1 for c in claims if c.status == key) for key in STATUSES}
+    summary = ", ".join(f"{n} {report_text(f'status_{key}')}" for key, n in counts.items() if n)
+    lines += [f"## {report_text('executive_summary')}", ""]
     if answer:
-        lines += [f"**Answer:** {answer}", ""]
+        lines += [f"**{report_text('answer')}** {answer}", ""]
     if written:
         lines += [*written, ""]
-    lines.append(f"{len(claims)} claims from {len(sources)} sources")
+    lines.append(report_text("claims_from", claims=len(claims), sources=len(sources)))
     lines[-1] += f": {summary}." if summary else "."
     if off_topic:
-        lines[-1] += (
-            f" {off_topic} more claims were judged off-topic: they stay in claims.jsonl and "
-            "are not presented."
-        )
+        lines[-1] += " " + report_text("off_topic", count=off_topic)
     for claim in [c for c in claims if c.status == "verified"][:3]:
         cited = citation(claim.source_ids, numbers)
         lines.append(f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}")
     lines.append("")
-    lines += ["## Findings", ""]
+    lines += [f"## {report_text('findings')}", ""]
     sections = [(neutralize(h), "", g) for h, g in groups] or [
-        (title, f"_{explanation}_", [c for c in claims if c.status == key])
-        for key, title, explanation in _SECTIONS
+        (
+            report_text(key),
+            f"_{report_text(f'{key}_note')}_",
+            [c for c in claims if c.status == key],
+        )
+        for key in STATUSES
     ]
     for title, explanation, group in sections:
         if not group:
@@ -93,17 +91,18 @@ def render_claims_report(
             lines += _finding(claim, numbers)
         lines.append("")
     if open_questions:
-        lines += ["## Open questions", ""]
+        lines += [f"## {report_text('open_questions')}", ""]
         lines += [f"- {neutralize(q)}" for q in open_questions]
         lines.append("")
-    lines += ["## Sources", ""]
+    lines += [f"## {report_text('sources')}", ""]
     for source in sources:
         title = source.title or source.final_url
         kind = (source.model_extra or {}).get("reliability")  # gather/reliability.py
-        shown = f"{kind} source · " if kind and kind != "unknown" else ""
+        shown = f"{report_text('source_kind', kind=kind)} · " if kind and kind != "unknown" else ""
+        cited = reference(source)  # a paper's authors, year, venue and DOI
         lines.append(
-            f"{numbers[source.id]}. {title} — <{source.url}> "
-            f"({shown}accessed {source.accessed_at[:10]})"
+            f"{numbers[source.id]}. {title} — {cited + ' — ' if cited else ''}<{source.url}> "
+            f"({shown}{report_text('accessed')} {source.accessed_at[:10]})"
         )
-    lines += ["", "---", f"Written by {written_by}."]
+    lines += ["", "---", report_text("written_by", engine=written_by)]
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -26,8 +27,9 @@ _FRONT_MATTER_END = "\n---\n\n"
 
 
 class SourceRecord(BaseModel):
-    """One line of sources.jsonl (a ``relevance`` to the question is added once read, and
-    a web source has its domain's ``reliability`` kind: ``gather/reliability.py``)."""
+    """One line of sources.jsonl (a ``relevance`` to the question is added once read, a
+    web source has its domain's ``reliability`` kind: ``gather/reliability.py``, and a
+    paper a scholarly provider found its ``authors``, ``venue``, ``year`` and ``doi``)."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -116,6 +118,7 @@ class SourceLedger:
         content_type: str,
         accessed_at: str,
         reliability: str | None = None,
+        bibliography: Mapping[str, object] | None = None,
     ) -> SourceRecord:
         text = redact(text)  # before hashing, so the snapshot still matches its sha256
         with self._journal.lock:
@@ -134,6 +137,7 @@ class SourceLedger:
                 domain=(urlsplit(final_url).hostname or "").lower(),
                 content_type=content_type,
                 **({"reliability": reliability} if reliability is not None else {}),
+                **(bibliography or {}),
             )
             path = safe_child(snapshots, name)
             # Masked like the record's line, so the header still reads as the line says.

@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from assay.events import EVENT_TYPES
+from assay.language import codes, language
 from assay.protocols.launch import PROTOCOLS
 from assay.report.html import STYLE, SnapshotHref, report_body, report_parts
 from assay.store.claims import ClaimLedger, ClaimRecord, ClaimStatus
@@ -67,6 +68,7 @@ def index(request: Request) -> HTMLResponse:
         request, "index.html", runs=rows, protocols=PROTOCOLS,
         default_search=settings.search, default_model=settings.model,
         searches=sorted(offered.searches), models=sorted(offered.models),
+        languages=[(c, f"{language(c).native} ({c})") for c in codes()],
     )  # fmt: skip
 
 

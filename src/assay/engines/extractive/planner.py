@@ -16,6 +16,7 @@ import re
 
 from assay.errors import BadInputError
 from assay.gather.search.web_search import MAX_QUERIES, MAX_QUERY_CHARS, MIN_QUERIES
+from assay.language import query_word
 from assay.text import STOP_WORDS, phrase_tokens, raw_words, word_set, words
 
 DATE_WORDS = word_set(
@@ -100,8 +101,10 @@ def expand_queries(topic: str, *, year: int | None = None, count: int = 5) -> li
     if is_date_sensitive(topic) and not _YEAR.search(topic):
         candidates.append(f"{key} {year or dt.datetime.now(tz=dt.UTC).year}")
     narrower = _narrower(topic, key)
-    candidates += [*narrower[:1], f"{key} criticism", *narrower[1:2], f"{key} limitations"]
-    candidates += [*narrower[2:], *(f"{key} {suffix}" for suffix in _FALLBACKS)]
+    # the widening words in the run's language (assay.language): "Kritik" for a German run
+    candidates += [*narrower[:1], f"{key} {query_word('criticism')}", *narrower[1:2],
+                   f"{key} {query_word('limitations')}"]  # fmt: skip
+    candidates += [*narrower[2:], *(f"{key} {query_word(suffix)}" for suffix in _FALLBACKS)]
     queries: list[str] = []
     seen: set[str] = set()
     for candidate in map(_clip, candidates):

@@ -25,6 +25,17 @@ class SearchResult:
     provider: str
     rank: int
     published_date: str | None = None
+    # A scholarly provider's bibliographic record of the work (sources.jsonl keeps it).
+    authors: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    doi: str | None = None
+
+    def bibliography(self) -> dict[str, Any]:
+        """The bibliographic fields this result has (none for a web page)."""
+        found = {"authors": list(self.authors), "venue": self.venue, "year": self.year,
+                 "doi": self.doi}  # fmt: skip
+        return {k: v for k, v in found.items() if v}
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -27,6 +27,7 @@ from assay.gather.search.base import SearchResult, TimeRange
 
 SNIPPET_LIMIT = 500  # characters of snippet kept per hit
 _DETAIL_LIMIT = 200  # characters of a provider's error message quoted back
+_NAME_LIMIT = 200  # characters kept of an author's name, a venue, a DOI
 _WHITESPACE = re.compile(r"\s+")
 _LABELS = {"title": "title", "name": "title", "url": "url", "link": "url", "href": "url",
            "description": "snippet", "snippet": "snippet", "content": "snippet",
@@ -66,12 +67,17 @@ class KeyedSearch(PerQuerySearch):
 
 
 class Hit(NamedTuple):
-    """One result as a provider's API gave it, before ranking."""
+    """One result as a provider's API gave it, before ranking (a scholarly provider's
+    with the work's authors, venue, year and DOI)."""
 
     url: Any
     title: Any
     snippet: Any
     published_date: Any = None
+    authors: Sequence[Any] = ()
+    venue: Any = None
+    year: Any = None
+    doi: Any = None
 
 
 def clean_text(value: Any, limit: int | None = None) -> str:
@@ -104,6 +110,10 @@ def rank_hits(
                 provider=provider,
                 rank=len(results) + 1,
                 published_date=clean_text(hit.published_date) or None,
+                authors=tuple(a for a in (clean_text(n, _NAME_LIMIT) for n in hit.authors) if a),
+                venue=clean_text(hit.venue, _NAME_LIMIT) or None,
+                year=hit.year if isinstance(hit.year, int) and 0 < hit.year < 10_000 else None,
+                doi=clean_text(hit.doi, _NAME_LIMIT) or None,
             )
         )
     return results
@@ -145,13 +155,45 @@ async def request_json(
     """
     try:
         response = await http.request(method, url, params=params, json=json, headers=headers)
-    except httpx2.TimeoutException:
-        raise ProviderError(f"{provider}: the search for {query!r} timed out") from None
     except httpx2.HTTPError as exc:
-        reason = _scrub(str(exc) or type(exc).__name__, secret)
-        raise ProviderError(f"{provider}: the search for {query!r} failed: {reason}") from None
+        raise transport_error(exc, provider, query, secret) from None
     body = _json_or_none(response)
-    status = response.status_code
+    check_answer(
+        response.status_code, response.headers, body, response.text, provider=provider,
+        query=query, key_variable=key_variable, secret=secret, key_rejected=key_rejected,
+        hints=hints,
+    )  # fmt: skip
+    if body is None:
+        raise ProviderError(
+            f"{provider}: HTTP {response.status_code} but the answer is not valid JSON"
+        )
+    return body
+
+
+def transport_error(
+    exc: httpx2.HTTPError, provider: str, query: str, secret: str | None = None
+) -> ProviderError:
+    """The ProviderError for a request that got no answer (the key never shows)."""
+    if isinstance(exc, httpx2.TimeoutException):
+        return ProviderError(f"{provider}: the search for {query!r} timed out")
+    reason = _scrub(str(exc) or type(exc).__name__, secret)
+    return ProviderError(f"{provider}: the search for {query!r} failed: {reason}")
+
+
+def check_answer(
+    status: int,
+    headers: Mapping[str, str],
+    body: Any,
+    text: str,
+    *,
+    provider: str,
+    query: str,
+    key_variable: str | None = None,
+    secret: str | None = None,
+    key_rejected: Callable[[int, Any], bool] | None = None,
+    hints: Mapping[int, str] | None = None,
+) -> None:
+    """Raise the ProviderError a non-2xx answer means (``body``: its JSON, or None)."""
     hint = f"; {hints[status]}" if hints and status in hints else ""
     if key_variable and (
         status in (401, 403) or (status >= 400 and key_rejected and key_rejected(status, body))
@@ -160,16 +202,13 @@ async def request_json(
             f"{provider}: the API key was rejected (HTTP {status}); check {key_variable}{hint}"
         )
     if status == 429:
-        wait = response.headers.get("retry-after")
+        wait = headers.get("retry-after")
         after = f"; retry after {wait} s" if wait and wait.isdigit() else ""
         raise ProviderError(f"{provider}: rate limited (HTTP 429){after}{hint}")
     if not 200 <= status < 300:
-        detail = _scrub(error_detail(body, response.text), secret)
+        detail = _scrub(error_detail(body, text), secret)
         said = f": {detail}" if detail else ""
         raise ProviderError(f"{provider}: HTTP {status} for {query!r}{said}{hint}")
-    if body is None:
-        raise ProviderError(f"{provider}: HTTP {status} but the answer is not valid JSON")
-    return body
 
 
 def expect_list(value: Any, provider: str, field: str) -> list[Any]:

@@ -50,13 +50,23 @@ def search_client(
 ) -> httpx2.AsyncClient:
     """The HTTP client search providers share: every connection goes through the address
     guard, under the run's ``allow_hosts`` plus the hosts of the search endpoints the
-    settings name (the SearXNG instance, the MCP server), which whoever configured them
-    chose. A ``transport`` (tests) replaces the guarded one."""
+    settings name (the SearXNG instance, the MCP server, a scholarly API's endpoint moved
+    from its public default), which whoever configured them chose. A ``transport``
+    (tests) replaces the guarded one."""
     if transport is not None:
         return httpx2.AsyncClient(transport=transport, timeout=timeout, trust_env=False)
-    endpoints = (settings.searxng_url, settings.mcp_url)
+    endpoints = (settings.searxng_url, settings.mcp_url, *_moved_scholarly(settings))
     named = [host for url in endpoints if url and (host := urlsplit(url.strip()).hostname)]
     return guarded_client([*settings.allow_hosts, *named], resolver=resolver, timeout=timeout)
+
+
+def _moved_scholarly(settings: Settings) -> list[str]:
+    """The scholarly endpoints the settings moved from their public defaults."""
+    from assay.config import ScholarlySettings
+
+    own = settings.scholarly.model_dump()
+    default = ScholarlySettings.model_validate({}).model_dump()
+    return [v for k, v in own.items() if k.endswith(("_url", "_pages")) and v != default[k]]
 
 
 def known_search_provider(name: str) -> str:

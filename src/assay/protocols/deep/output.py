@@ -18,6 +18,7 @@ from assay.protocols.deep.findings import Findings, Review
 from assay.protocols.deep.scoring import authority, covered_angles
 from assay.protocols.deep.synthesis import Synthesis, clean
 from assay.redact import redact
+from assay.report.bibliography import reference
 from assay.store.paths import slugify
 from assay.store.sources import SourceRecord
 
@@ -101,8 +102,10 @@ def bibliography(cited: dict[str, int], records: dict[str, SourceRecord]) -> str
     for source_id, number in sorted(cited.items(), key=lambda item: item[1]):
         record = records[source_id]
         title = clean(record.title or record.url)
+        paper = reference(record)  # a paper's authors, year, venue and DOI
         lines.append(
-            f"[{number}] {title} — <{record.url}> — snapshot {record.snapshot}, accessed "
+            f"[{number}] {title} — {paper + ' — ' if paper else ''}<{record.url}> — snapshot "
+            f"{record.snapshot}, accessed "
             f"{record.accessed_at[:10]}, authority {authority(record.url)}/5"
         )
     return "\n".join(lines) or "No source is cited."

@@ -20,6 +20,7 @@ from assay.answers.ranking import rank, usable
 from assay.claims.passages import run_pages
 from assay.claims.relevance import recorded_relevant
 from assay.events import AnswerGiven, ReportUpdated
+from assay.language import report_text
 from assay.models.step import ModelStep
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.prose import written_summary
@@ -39,7 +40,7 @@ def shown_answer(answer: Answer, claims: list[ClaimRecord]) -> str:
         return evidence  # the answer is a claim itself (a "how" question): shown once
     if answer.found:
         shown = neutralize(answer.text)
-        return f"{shown} — resting on: {evidence}" if evidence else shown
+        return f"{shown} — {report_text('resting_on')} {evidence}" if evidence else shown
     if evidence:
         return f"{NO_ANSWER}; closest evidence: {evidence}"
     return f"{NO_ANSWER}: no source read in this run answers the question."
