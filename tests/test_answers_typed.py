@@ -39,12 +39,22 @@ def test_the_question_names_the_kind_it_asks_for(question: str, attribute: str) 
         (
             "What is Marta Kowalczyk's occupation?",
             ["Marta Kowalczyk (born 3 May 1971) is a Polish sculptor and painter."],
-            "sculptor and painter",
+            "sculptor",
         ),
         (
             "What was Jan Wrona's occupation?",
             ["Jan Wrona (1801–1870) was a Polish surgeon, photographer and carpenter."],
+            "surgeon",
+        ),
+        (
+            "What were Jan Wrona's occupations?",
+            ["Jan Wrona (1801–1870) was a Polish surgeon, photographer and carpenter."],
             "surgeon, photographer and carpenter",
+        ),
+        (
+            "In what city was Jan Wrona born?",
+            ["Jan Wrona (born 1801) was a Polish surgeon.", "Wrona was born in Łęczyca."],
+            "Łęczyca",
         ),
         (
             "What is the nationality of Marta Kowalczyk?",
@@ -85,6 +95,13 @@ def test_a_place_named_right_after_what_is_asked_is_the_answer(claims: list[str]
     question = "In what city was Tomasz Wrona born?"
     span = typed_span(question, shape_of(question), _ranked(*claims))
     assert span is not None and span.text == "Gniezno"
+
+
+def test_a_nationality_after_the_cue_is_no_birthplace() -> None:
+    question = "In what city was Tomasz Wrona born?"
+    claims = ["Tomasz Wrona (born 5 April 1958) is an American chemist."]
+    span = typed_span(question, shape_of(question), _ranked(*claims))
+    assert span is None or span.text != "American"
 
 
 def test_no_span_of_the_kind_is_no_answer() -> None:

@@ -23,8 +23,8 @@ from assay.store.claims import ClaimRecord
 REPLAY = Path(__file__).parent / "data" / "replay"
 
 FLOORS = {  # (data set, split): (EM, F1)
-    ("popqa", "tune"): (0.42, 0.57),
-    ("popqa", "held"): (0.38, 0.52),
+    ("popqa", "tune"): (0.62, 0.66),
+    ("popqa", "held"): (0.52, 0.55),
     ("hotpotqa", "tune"): (0.28, 0.36),
     ("hotpotqa", "held"): (0.28, 0.31),
 }

@@ -2,11 +2,13 @@
 
 When the question names the kind of thing it asks for, the answer is the span of the best
 ranked claim that is of that kind by meaning (``reading.kinds``): in "X was an Australian
-soldier and politician", "soldier and politician" (occupations), not "Australian" (a
-nationality). Candidates are the claim's names for a place, else its words and two-word
-phrases of one case ("power metal", "New York"); none may only repeat the question. Kin
-of the best candidate joined to it by "and" or a comma in the same claim ("cartoonist and
-illustrator") are part of the answer.
+soldier and politician", "soldier" (an occupation), not "Australian" (a nationality).
+Candidates are the claim's names for a place (never one an indefinite article describes:
+"born 1950, is an American actor"), else its words and two-word phrases of one case
+("power metal", "New York"); none may only repeat the question. The best candidate's kin,
+joined to it by "and" or a comma in the same claim ("cartoonist and illustrator"), make
+the answer when the question asks for a plural ("What are X's occupations?"); a question
+asking for one thing gets the first the claim lists, its primary one ("cartoonist").
 Nothing is guessed: when no ranked claim has a candidate of the kind, there is none.
 """
 
@@ -39,6 +41,10 @@ class _Candidate:
     text: str
 
 
+_SINGULAR_S = ("ss", "us", "is")  # "business", "genus", "basis"
+_INDEFINITE = re.compile(r"\b(?:an?|An?)\s+$")
+
+
 def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     """The span of the asked kind from the best ranked claim that has one, or ``None``.
 
@@ -54,6 +60,8 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     for item in ranked[:CLAIMS]:
         text = item.claim.text
         found = [c for c in _candidates(shape, text) if not echoes(c.text, asked)]
+        if shape.kind == "where":
+            found = _not_described(text, found)
         margins = kind_margins(shape.attribute, [c.text for c in found])
         fitting = [(m, c) for m, c in zip(margins, found, strict=True) if m > 0]
         if not fitting:
@@ -62,7 +70,11 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
         # a phrase of the kind holding the best word is the fuller answer ("power metal")
         best = max((c for _, c in fitting if c.start <= best.start and best.end <= c.end),
                    key=lambda c: c.end - c.start)  # fmt: skip
-        return Span(_with_kin(text, best, [c for _, c in fitting]), item.basis)
+        listed = _with_kin(text, best, [c for _, c in fitting])
+        # A question asking for one thing ("What is X's occupation?") gets the first of
+        # the things a definition lists, its primary one; a plural one gets them all.
+        answer = _joined(listed) if _plural(shape.attribute) else listed[0].text
+        return Span(answer, item.basis)
     return None
 
 
@@ -75,11 +87,21 @@ def _cued_place(
         return None
     for item in ranked:
         text = item.claim.text
+        cued = []
         for candidate in _candidates(shape, text):
             before = [m.group() for m in _WORD.finditer(text[: candidate.start])][-CUE_WORDS:]
             if not echoes(candidate.text, asked) and cues & set(content_words(" ".join(before))):
-                return Span(candidate.text, item.basis)
+                cued.append(candidate)
+        for candidate in _not_described(text, cued):
+            return Span(candidate.text, item.basis)
     return None
+
+
+def _not_described(text: str, found: list[_Candidate]) -> list[_Candidate]:
+    """``found`` without the names an indefinite article introduces: "is an American
+    actor" describes (a nationality, a kind), while a place is named bare or with
+    "the" ("born in Gniezno", "the Bronx")."""
+    return [c for c in found if not _INDEFINITE.search(text[: c.start])]
 
 
 def _candidates(shape: Shape, text: str) -> list[_Candidate]:
@@ -105,7 +127,12 @@ def _candidates(shape: Shape, text: str) -> list[_Candidate]:
     return words + pairs
 
 
-def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> str:
+def _plural(attribute: str) -> bool:
+    """Whether the kind asked for is a plural noun ("occupations", not "genus")."""
+    return len(attribute) > 3 and attribute.endswith("s") and not attribute.endswith(_SINGULAR_S)
+
+
+def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> list[_Candidate]:
     """``best`` with the candidates of its kind it is listed with ("X and Y", "X, Y")."""
     chosen = [best]
     grown = True
@@ -123,7 +150,11 @@ def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> str:
                 continue
             grown = True
             break
-    words = [c.text for c in chosen]
+    return chosen
+
+
+def _joined(listed: list[_Candidate]) -> str:
+    words = [c.text for c in listed]
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 

@@ -51,7 +51,9 @@ def kind_margins(asked: str, candidates: Sequence[str]) -> list[float]:
         return []
     kinds = _kinds()
     found = default_embedder().embed(list(candidates))
-    listed = [i for i, names in enumerate(kinds.names) if asked.lower() in names]
+    # "occupations" asks for the listed kind "occupation"
+    singular = {asked.lower(), asked.lower().removesuffix("s")}
+    listed = [i for i, names in enumerate(kinds.names) if singular & set(names)]
     if listed:
         wanted = kinds.centroids[listed[0]]
         rivals = np.delete(kinds.centroids, listed[0], axis=0)

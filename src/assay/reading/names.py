@@ -72,7 +72,10 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
         gap = text[previous_end:start] if previous_end >= 0 else " "
         if current and gap.strip() not in ("", "-"):
             close()  # punctuation between two words ends a name
-        capital = token[0].isupper() or (token[0].isdigit() and bool(current))
+        # A number continues a name right after one of its words ("Apollo 11"), never
+        # after a connector: "London on 27 September" is a place, then a date.
+        numbered = token[0].isdigit() and bool(current) and current[-1].lower() not in _CONNECTORS
+        capital = token[0].isupper() or numbered
         if position == 0 and skip_first and token.lower() in stops | AUXILIARIES:
             capital = False
         if capital:
