@@ -163,10 +163,3 @@ def _resolve_reference(name: str, reference: str) -> str:
     path = Path(reference.removeprefix("$file:")).expanduser()
     label = f"keys.{name}: cannot read {path}"
     return read_user_text(path, limit=SECRET_FILE_LIMIT, label=label, error=ConfigError).strip()
-
-
-def scrub(text: str, secrets: set[str]) -> str:
-    """Replace every occurrence of a secret value with a mask."""
-    for secret in sorted(secrets, key=len, reverse=True):
-        text = text.replace(secret, "****")
-    return text

@@ -47,7 +47,14 @@ def forget_secrets() -> None:
 
 def redact(text: str) -> str:
     """``text`` with every registered secret replaced by a mask."""
-    for secret in _secrets:
+    return mask(text, _secrets)
+
+
+def mask(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with each of ``secrets`` (longest first, so a key holding another goes
+    whole) replaced by a mask: for values known where the registry may not hold them yet
+    (a key store's values, the one key a provider call was given)."""
+    for secret in sorted((s for s in secrets if s), key=len, reverse=True):
         if secret in text:
             text = text.replace(secret, MASK)
     return text

@@ -25,8 +25,9 @@ config_app = typer.Typer(
 def show(options: CommonOptions) -> None:
     """Print the configuration a run would use: defaults < config.toml < ASSAY_* < flags."""
     from assay.home import config_path
-    from assay.keys import KeyStore, scrub
+    from assay.keys import KeyStore
     from assay.plugins import MODELS_GROUP, SEARCH_GROUP, plugin_names
+    from assay.redact import mask
 
     settings = options.settings()
     store = KeyStore(settings.home, settings.keys)
@@ -37,7 +38,7 @@ def show(options: CommonOptions) -> None:
         group.removeprefix("assay."): plugin_names(group) for group in (SEARCH_GROUP, MODELS_GROUP)
     }
     # Belt and braces: no resolved secret value may appear anywhere in the output.
-    text = scrub(json.dumps(shown, indent=2), store.known_secret_values())
+    text = mask(json.dumps(shown, indent=2), store.known_secret_values())
     if options.json:
         print_json(json.loads(text))
         return

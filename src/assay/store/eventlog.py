@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.events import Event
-from assay.keys import scrub
+from assay.redact import mask
 from assay.store.chain import HashChain, written_parts
 from assay.store.jsonl import JsonlRead, append_jsonl, read_jsonl
 
@@ -79,7 +79,7 @@ def _last_seq(records: list[dict[str, Any]]) -> int:
 
 def _scrubbed(value: Any, secrets: frozenset[str]) -> Any:
     if isinstance(value, str):
-        return scrub(value, set(secrets))
+        return mask(value, secrets)
     if isinstance(value, dict):
         return {k: _scrubbed(v, secrets) for k, v in value.items()}
     if isinstance(value, list):

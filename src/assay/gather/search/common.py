@@ -24,6 +24,7 @@ import httpx2
 
 from assay.errors import ProviderError
 from assay.gather.search.base import SearchResult, TimeRange
+from assay.redact import mask
 
 SNIPPET_LIMIT = 500  # characters of snippet kept per hit
 _DETAIL_LIMIT = 200  # characters of a provider's error message quoted back
@@ -176,7 +177,7 @@ def transport_error(
     """The ProviderError for a request that got no answer (the key never shows)."""
     if isinstance(exc, httpx2.TimeoutException):
         return ProviderError(f"{provider}: the search for {query!r} timed out")
-    reason = _scrub(str(exc) or type(exc).__name__, secret)
+    reason = _masked(str(exc) or type(exc).__name__, secret)
     return ProviderError(f"{provider}: the search for {query!r} failed: {reason}")
 
 
@@ -206,7 +207,7 @@ def check_answer(
         after = f"; retry after {wait} s" if wait and wait.isdigit() else ""
         raise ProviderError(f"{provider}: rate limited (HTTP 429){after}{hint}")
     if not 200 <= status < 300:
-        detail = _scrub(error_detail(body, text), secret)
+        detail = _masked(error_detail(body, text), secret)
         said = f": {detail}" if detail else ""
         raise ProviderError(f"{provider}: HTTP {status} for {query!r}{said}{hint}")
 
@@ -337,5 +338,5 @@ def _json_or_none(response: httpx2.Response) -> Any:
         return None
 
 
-def _scrub(text: str, secret: str | None) -> str:
-    return text.replace(secret, "****") if secret else text
+def _masked(text: str, secret: str | None) -> str:
+    return mask(text, [secret] if secret else [])
