@@ -21,13 +21,9 @@ import ipaddress
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from assay.gather.urls import canonical_host, registrable_domain
-
-if TYPE_CHECKING:
-    from assay.config import Settings
 
 _LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)")
 
@@ -77,11 +73,6 @@ class DomainRule:
     def parse(cls, include: Iterable[str] = (), exclude: Iterable[str] = ()) -> DomainRule:
         """The rule from user entries; BadDomain for an entry that is not a domain."""
         return cls(_unique(map(parse_domain, include)), _unique(map(parse_domain, exclude)))
-
-    @classmethod
-    def of(cls, settings: Settings) -> DomainRule:
-        """The rule of a run's settings (whose entries are already canonical)."""
-        return cls(tuple(settings.include_domains), tuple(settings.exclude_domains))
 
     def __bool__(self) -> bool:
         return bool(self.include or self.exclude)

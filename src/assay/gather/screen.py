@@ -44,7 +44,9 @@ class SourceControls:
 
     @classmethod
     def of(cls, settings: Settings) -> SourceControls:
-        return cls(DomainRule.of(settings), settings.since, settings.until)
+        # the settings' entries are canonical already (config parses them)
+        domains = DomainRule(tuple(settings.include_domains), tuple(settings.exclude_domains))
+        return cls(domains, settings.since, settings.until)
 
     @property
     def dated(self) -> bool:

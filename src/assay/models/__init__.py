@@ -29,13 +29,13 @@ from contextlib import contextmanager
 from assay.models.base import (
     Message,
     Model,
-    ModelRequestsBlocked,
     ModelTimeout,
     OutputSchema,
     Reply,
     Request,
 )
 from assay.models.call import CallResult, InvalidOutput, typed_call
+from assay.models.guard import ModelRequestsBlocked
 from assay.models.output import OutputType
 from assay.models.profiles import ModelProfile, OutputMode, ProfileOverrides
 from assay.models.registry import (

@@ -31,9 +31,8 @@ from assay.models.base import (
     ModelTimeout,
     Reply,
     Request,
-    check_model_requests_allowed,
-    model_requests_are_allowed,
 )
+from assay.models.guard import check_model_requests_allowed, model_requests_are_allowed
 from assay.models.profiles import ModelProfile
 from assay.models.tokens import TokenCounter
 

@@ -7,7 +7,6 @@ script (``models/testing.py``); what a reply means is decided by the typed call
 
 from __future__ import annotations
 
-import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,24 +16,6 @@ from assay.models.profiles import ModelProfile, OutputMode
 from assay.models.tokens import TokenCounter
 
 Role = Literal["user", "assistant"]
-
-
-class ModelRequestsBlocked(RuntimeError):
-    """A real model request was attempted while ``ALLOW_MODEL_REQUESTS`` is false."""
-
-
-def model_requests_are_allowed() -> bool:
-    package = sys.modules.get("assay.models")
-    return bool(getattr(package, "ALLOW_MODEL_REQUESTS", True))
-
-
-def check_model_requests_allowed(name: str) -> None:
-    """Raise ``ModelRequestsBlocked`` unless real requests are allowed (adapters call this)."""
-    if not model_requests_are_allowed():
-        raise ModelRequestsBlocked(
-            f"a real request to {name} was attempted while assay.models.ALLOW_MODEL_REQUESTS "
-            "is False; use assay.models.testing.ScriptedModel in tests"
-        )
 
 
 class ModelTimeout(ProviderError):

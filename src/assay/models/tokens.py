@@ -19,6 +19,7 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from assay.gather.tokens import estimate_tokens
+from assay.models.guard import check_model_requests_allowed
 
 if TYPE_CHECKING:
     import httpx2
@@ -101,8 +102,6 @@ class ServerTokenizer(TokenCounter):
 
     async def _ask(self, method: str, path: str, payload: Any) -> Any:
         import httpx2
-
-        from assay.models.base import check_model_requests_allowed
 
         check_model_requests_allowed(f"{self.root}{path}")
         try:
