@@ -92,10 +92,20 @@ def test_page_text_is_escaped_in_every_page(isolated_home: Path, lab: Lab) -> No
     run_async(scenario)
 
 
+def with_local_index(home: Path, corpus: Path) -> None:
+    """The lab corpus as the home's local index: a second configured search provider, so
+    synth's default roster has the two searchers its pre-flight asks for."""
+    from assay.gather.index import LocalIndex
+
+    with LocalIndex(home / "index.sqlite") as index:
+        index.add_paths(sorted(corpus.iterdir()))
+
+
 @pytest.mark.parametrize("protocol", ["deep", "synth"])
 def test_deep_and_synth_runs_start_from_the_api_and_show_their_tables(
-    lab: Lab, isolated_home: Path, protocol: str
+    lab: Lab, lab_corpus_dir: Path, isolated_home: Path, protocol: str
 ) -> None:
+    with_local_index(isolated_home, lab_corpus_dir)
     app = create_app(ServerConfig(lab_settings(lab, isolated_home)))
     body = {"topic": TOPIC, "protocol": protocol, "max_directions": 1}
 
@@ -106,12 +116,12 @@ def test_deep_and_synth_runs_start_from_the_api_and_show_their_tables(
             run_id = started.json()["id"]
             detail = await wait_done(client, run_id)
             assert detail["run"]["protocol"] == protocol
+            assert detail["status"] == "done", detail["run"]["reason"]
             page = (await client.get(f"/runs/{run_id}")).text
             if protocol == "deep":
-                assert detail["status"] == "done"
                 assert '<table id="directions">' in page
-            else:
-                assert detail["status"] in {"done", "failed"}
+            else:  # its output file is one of its own, next to the others' (not a folder)
+                assert [p.suffix for p in (isolated_home / "synth-output").iterdir()] == [".md"]
 
     run_async(scenario)
 
