@@ -31,9 +31,13 @@ def test_pages_of_a_finished_run(lab: Lab, isolated_home: Path) -> None:
             nonce = re.search(
                 r"script-src 'nonce-([^']+)'", index.headers["content-security-policy"]
             )
-            assert nonce and f'<script nonce="{nonce.group(1)}">' in index.text
+            assert (
+                nonce and f'<script nonce="{nonce.group(1)}" src="/static/start.js">' in index.text
+            )
             live = await client.get(f"/runs/{run_id}")
-            assert "EventSource" in live.text and "run.finished" in live.text
+            assert 'src="/static/live.js"' in live.text and '"run.finished"' in live.text
+            script = await client.get("/static/live.js")
+            assert script.status_code == 200 and "EventSource" in script.text
             report = await client.get(f"/runs/{run_id}/report")
             hrefs = [q["href"] for c in claims_data(report.text).values() for q in c["quotes"]]
             pattern = rf"/runs/{run_id}/snapshots/(src_\d+)\?claim=(claim_\d+)&quote=(\d+)"
@@ -139,7 +143,7 @@ def test_a_synth_run_page_shows_its_verdict_matrix(isolated_home: Path, lab: Lab
     async def scenario() -> None:
         async with api_client(app) as client:
             page = (await client.get(f"/runs/{run.id}")).text
-            row = re.search(r"<td>Gemini → Codex</td>\s*((?:<td>\d+</td>)+)", page)
+            row = re.search(r'<td>Gemini → Codex</td>\s*((?:<td class="num">\d+</td>)+)', page)
             assert row and re.findall(r"\d+", row.group(1)) == ["2", "1", "0"]
 
     run_async(scenario)
