@@ -101,7 +101,7 @@ def test_settings_show_keys_masked_and_change_only_from_loopback(
         async with api_client(app) as client:
             page = (await client.get("/settings")).text
             assert SECRET not in page and str(isolated_home) not in page
-            row = re.search(r'<tr data-key="TAVILY_API_KEY">.*?</tr>', page, re.S)
+            row = re.search(r'<li data-key="TAVILY_API_KEY">.*?</li>', page, re.S)
             assert row and "present" in row.group(0) and "environment" in row.group(0)
             assert "<code>127.0.0.0/8</code>" in page and "$ASSAY_HOME" in page
             stored = await client.put("/api/v1/keys/BRAVE_API_KEY", json={"value": "b" * 24})

@@ -78,6 +78,9 @@ def test_each_protocol_from_the_form_live(
     page = new_page(chromium)
     page.context.add_init_script(WATCH)
     run_id = _start_from_form(page, served.base, protocol)
+    if protocol == "deep":  # the page mid-run, for the artefacts
+        page.wait_for_selector("#directions tbody tr")
+        screenshot(page, "live-deep-running")
     page.wait_for_selector("body[data-ended=yes]", timeout=60_000)
     page.wait_for_function(CLAIMS_FILLED)
     seen = page.evaluate("window.__seen")

@@ -103,11 +103,13 @@ def chromium() -> Iterator[Any]:
 
 
 def new_page(browser: Any, size: str = "desktop", scheme: str = "light", **options: Any) -> Any:
-    """A page in a fresh context (no cookies, storage or cache from another test)."""
+    """A page in a fresh context (no cookies, storage or cache from another test); no
+    animation, so a screenshot shows where a progress bar ends, not where it was going."""
     width, height = SIZES[size]
     context = browser.new_context(
-        viewport={"width": width, "height": height}, color_scheme=scheme, **options
-    )
+        viewport={"width": width, "height": height}, color_scheme=scheme,
+        reduced_motion="reduce", **options,
+    )  # fmt: skip
     page = context.new_page()
     page.set_default_timeout(20_000)
     return page

@@ -124,15 +124,16 @@
     });
   }
   function fetchClaims() {
-    fetch(base + '/claims').then(function (r) { return r.ok ? r.json() : []; })
+    return fetch(base + '/claims').then(function (r) { return r.ok ? r.json() : []; })
       .then(function (claims) { claims.forEach(showClaim); });
   }
   function fetchPlan() {
-    fetch(base + '/plan').then(function (r) { return r.ok ? r.text() : null; })
+    if (!st.planned) return Promise.resolve();
+    return fetch(base + '/plan').then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) { if (text) $('plan').textContent = text; });
   }
   function fetchReport() {
-    fetch('/runs/' + encodeURIComponent(data.id) + '/report/article')
+    return fetch('/runs/' + encodeURIComponent(data.id) + '/report/article')
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) return;
@@ -217,7 +218,7 @@
       setPhase(d.phase, 'done', d.detail || 'done');
       data.phases.forEach(function (p) { if (p.after === d.phase) setPhase(p.name, 'active'); });
     },
-    'plan.written': function () { soon('plan', fetchPlan, 300); },
+    'plan.written': function () { st.planned = true; soon('plan', fetchPlan, 300); },
     'tool.search': function (d) {
       var li = add($('searches'), 'li');
       add(li, 'strong', '', d.resultCount + (d.resultCount === 1 ? ' hit' : ' hits'));
@@ -312,8 +313,11 @@
     data.eventTypes.forEach(function (type) { source.addEventListener(type, onEvent); });
     source.addEventListener('end', function () {
       source.close();
-      document.body.dataset.ended = 'yes';
-      fetchClaims(); fetchReport(); progress();
+      progress();
+      // the last state of every file, then the page says it has settled
+      Promise.all([fetchClaims(), fetchReport(), fetchPlan()]).finally(function () {
+        document.body.dataset.ended = 'yes';
+      });
     });
   }
   function act(what, button) {
