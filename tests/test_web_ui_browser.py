@@ -228,3 +228,42 @@ def test_screenshots_of_every_page(
     page.goto(finished.base + "/")
     assert page.evaluate("document.documentElement.dataset.theme") == flipped
     page.context.close()
+
+
+def test_cancel_then_resume_from_the_live_page(served: Served, chromium: Any) -> None:  # noqa: F811
+    run_id = served.start({"topic": TOPIC, "protocol": "deep", "max_directions": 2})
+    page = new_page(chromium)
+    page.goto(f"{served.base}/runs/{run_id}")
+    page.click("#cancel")
+    page.wait_for_function(
+        "() => document.getElementById('run-status').textContent === 'interrupted'"
+    )
+    assert page.locator("#cancel").is_hidden() and page.locator("#resume").is_visible()
+    page.click("#resume")
+    page.wait_for_function("() => document.getElementById('run-status').textContent === 'running'")
+    page.wait_for_function(
+        "() => document.getElementById('run-status').textContent === 'done'", timeout=60_000
+    )
+    seqs = page.eval_on_selector_all("#timeline .event", "els => els.map(e => e.dataset.seq)")
+    assert len(seqs) == len(set(seqs))  # the resumed stream went on after what it had
+    assert served.wait(run_id)["status"] == "done"
+    page.context.close()
+
+
+def test_a_preset_fills_the_form_and_its_budget_shows_on_the_live_page(
+    served: Served,  # noqa: F811
+    chromium: Any,  # noqa: F811
+) -> None:
+    page = new_page(chromium)
+    page.goto(f"{served.base}/")
+    page.fill("#topic", TOPIC)
+    page.click("button[data-preset=thorough]")
+    assert page.is_checked("#protocol-research") and page.input_value("#sources") == "12"
+    assert page.input_value("#budget_time") == "15" and page.is_visible("#budget_time")
+    assert page.get_attribute("button[data-preset=thorough]", "aria-pressed") == "true"
+    page.click("#start")
+    page.wait_for_url(re.compile(r".*/runs/[a-z0-9-]+$"))
+    budget = page.locator("#budgets li").first
+    assert re.fullmatch(r"time: \d+ s of 15 min 0 s budget", budget.inner_text())
+    page.wait_for_selector("body[data-ended=yes]", timeout=60_000)
+    page.context.close()
