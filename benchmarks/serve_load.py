@@ -8,7 +8,8 @@ subprocess with a fresh home, then:
    every client must receive every event exactly once; event delivery latency is
    "received at" minus the event's own `ts` (written to run.log.jsonl);
 2. 5 runs started at once (`--max-runs 5`) while a poller reads GET /api/v1/runs/{id}:
-   time to the run id (POST), API latency under load, wall time until all are done;
+   time to the run id (POST; the target is a median under 100 ms), API latency under
+   load, wall time until all are done;
 3. on a second server (`--max-runs 4`, fresh home), 50 POSTs sent together: exactly 4 must
    be accepted (202) and working, 46 refused with 429 (`--limit-only` runs just this).
 
@@ -39,6 +40,8 @@ import psutil
 
 from assay.gather.documents import Document, make_doc_id
 from assay.lab import serve_lab
+
+POST_TARGET_MS = 100  # issue 26: runs work in their own threads, so a POST answers at once
 
 TOPICS = {
     "Halvorsen Lighthouse": "stands on Skarvik Island, was completed in 1874 and is 41 metres tall",
@@ -158,6 +161,9 @@ async def concurrent_runs(base: str, runs: int) -> None:
         statuses = [(await client.get(f"/api/v1/runs/{i}")).json()["status"] for i in ids]
     print(f"[2] {runs} concurrent runs: all finished in {wall:.2f}s; statuses {statuses}")
     print("    " + summary("POST /api/v1/runs (time to run id)", post_latency))
+    median_ms = statistics.median(post_latency) * 1000
+    verdict = "met" if median_ms < POST_TARGET_MS else "MISSED"
+    print(f"    target: POST median under {POST_TARGET_MS} ms with {runs} runs at once: {verdict}")
     print("    " + summary("GET /api/v1/runs/{id} under load", api_latency))
 
 

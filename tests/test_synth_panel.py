@@ -262,3 +262,24 @@ def test_claim_ids_do_not_depend_on_which_searcher_is_faster(
     result = run(isolated_home, roster(tarn))
     mine = {c.created_by: c.id for c in reversed(ClaimLedger(Path(result.run_dir)).claims())}
     assert mine["Codex"] == "claim_001"  # was Peer's, who finished first
+
+
+def test_every_fact_check_row_is_an_event_for_the_live_matrix(
+    tarn: Lab, isolated_home: Path
+) -> None:
+    from collections import Counter
+
+    from assay.protocols.synth.matrix import parse_fact_checks
+
+    result = run(isolated_home, roster(tarn))
+    log = read_jsonl(Path(result.run_dir) / "run.log.jsonl").records
+    checked = [e["data"] for e in log if e["type"] == "synth.checked"]
+    events = Counter((d["checker"], d["author"], d["verdict"]) for d in checked)
+    report = (Path(result.run_dir) / "report.md").read_text(encoding="utf-8")
+    tables = Counter(
+        {(f.checker, f.author, verdict): n
+         for f in parse_fact_checks(report) for verdict, n in f.counts.items()}
+    )  # fmt: skip
+    assert events and events == +tables
+    claims = {c.id for c in ClaimLedger(Path(result.run_dir)).claims()}
+    assert all(d["checkId"] in claims for d in checked)

@@ -68,7 +68,7 @@ def test_start_watch_report_hover_and_snapshot(
     with serve_in_thread(app) as base:
         page.goto(f"{base}/")
         page.fill("#topic", TOPIC)
-        page.select_option("#protocol", "research")
+        page.check("#protocol-research")
         page.screenshot(path=str(ARTEFACTS / "1-start-form.png"))
         page.click("#start")
         page.wait_for_url(re.compile(r".*/runs/[a-z0-9-]+$"))

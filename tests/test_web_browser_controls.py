@@ -34,6 +34,7 @@ def test_the_form_sends_domains_and_dates_and_shows_the_servers_refusal(
     with serve_in_thread(app) as base:
         page.goto(f"{base}/")
         page.fill("#topic", TOPIC)
+        page.click("#more > summary")
         page.fill("#exclude_domains", "example.com a..b")
         page.click("#start")
         error = page.locator("#start-error")
@@ -60,6 +61,7 @@ def test_the_form_sends_the_language_it_offers(
     with serve_in_thread(app) as base:
         page.goto(f"{base}/")
         page.fill("#topic", TOPIC)
+        page.click("#more > summary")  # the language is with the sources and dates
         page.select_option("#language", "de")
         page.click("#start")
         page.wait_for_url(re.compile(r".*/runs/[a-z0-9-]+$"))

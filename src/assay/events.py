@@ -287,6 +287,19 @@ class DeepEscalation(Event):
     queries: list[str]
 
 
+class SynthChecked(Event):
+    """``assay synth`` Phase 2: one row of a fact-check table: ``checker`` checked one of
+    ``author``'s statements (the Phase 1 claim ``claimId``; ``checkId`` is the check's own
+    claim) and the ledger supports ``verdict`` (VERIFIED, FALSE or UNVERIFIABLE)."""
+
+    type: ClassVar[str] = "synth.checked"
+    checker: str
+    author: str
+    claim_id: str
+    check_id: str
+    verdict: str
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (
@@ -316,6 +329,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         DeepSearchMethod,
         DeepDirectionScored,
         DeepEscalation,
+        SynthChecked,
     )
 }
 

@@ -84,6 +84,20 @@ class KeyStore:
             return _resolve_reference(variable, reference)
         return os.environ.get(variable) or None
 
+    def source_of(self, variable: str) -> str | None:
+        """Where ``variable`` is found, in the lookup order (``keys.json``, the config's
+        reference, the environment), or None when it is set nowhere. Never the value."""
+        if self._stored().get(variable):
+            return KEYS_FILE
+        reference = self.references.get(variable)
+        if reference:
+            try:
+                _resolve_reference(variable, reference)
+            except ConfigError:
+                return None
+            return f"config ({reference})"
+        return "environment" if os.environ.get(variable) else None
+
     def require(self, variable: str, purpose: str = "", explicit: str | None = None) -> str:
         value = self.get(variable, explicit)
         if value is None:

@@ -112,6 +112,11 @@ _DESCRIBERS: dict[str, Describer] = {
         f"retry queries: {_join(d.get('queries', []))}",
         "warn",
     ),
+    "synth.checked": lambda d: (
+        f"{d.get('checker')} checked {d.get('author')}'s {d.get('claimId') or 'statement'}: "
+        f"{d.get('verdict')}",
+        {"VERIFIED": "good", "FALSE": "bad"}.get(str(d.get("verdict")), "warn"),
+    ),
     "usage": lambda d: (
         f"usage {d.get('model')}: {d.get('inputTokens')} in / {d.get('outputTokens')} out"
         + (" (estimated)" if d.get("estimated") else ""),

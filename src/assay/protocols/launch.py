@@ -7,7 +7,8 @@ request may choose on a server, and with whose key, is ``protocols.served``.
 
 from __future__ import annotations
 
-from datetime import date
+import secrets
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
@@ -135,8 +136,11 @@ async def call_protocol(
         raise ValueError("synth builds its agents' models itself")
     from assay.protocols.synth import synth_async
 
-    output = settings.home / "synth-output"
-    output.mkdir(parents=True, exist_ok=True)
+    folder = settings.home / "synth-output"
+    folder.mkdir(parents=True, exist_ok=True)
+    # synth writes its output to a file (a folder there halts the panel): one per run
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    output = folder / f"synth-{stamp}-{secrets.token_hex(3)}.md"
     return await synth_async(topic, settings=settings, output=output, listener=listener)
 
 

@@ -144,8 +144,9 @@ def inline_snapshots(run: Run, parts: ReportParts) -> dict[str, str]:
 
 
 def markdown_html(markdown: str) -> str:
-    """Markdown as HTML, with any raw HTML in it shown as text."""
-    rendered: str = MarkdownIt("commonmark", {"html": False}).render(markdown)
+    """Markdown as HTML (tables too: synth's fact-checks are tables), with any raw HTML in
+    it shown as text."""
+    rendered: str = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
     return rendered
 
 
@@ -196,6 +197,11 @@ def _cite_button(match: re.Match[str]) -> str:
     )
 
 
+def cite_buttons(rendered: str) -> str:
+    """Rendered report HTML with every claim marker made a button (``data-claim``)."""
+    return _RENDERED_MARKER.sub(_cite_button, rendered)
+
+
 def report_body(
     parts: ReportParts,
     href: SnapshotHref,
@@ -205,7 +211,7 @@ def report_body(
 ) -> str:
     """The report's HTML fragment: the rendered report, the popover, the data and script
     (and, with ``snapshots``, the snapshots and the view that shows them)."""
-    body = _RENDERED_MARKER.sub(_cite_button, markdown_html(parts.markdown))
+    body = cite_buttons(markdown_html(parts.markdown))
     nonce_attr = f' nonce="{html.escape(nonce)}"' if nonce else ""
     carried = ""
     if snapshots is not None:

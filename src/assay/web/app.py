@@ -22,7 +22,9 @@ from assay.errors import (
     UserError,
 )
 from assay.protocols.served import ServedChoices
-from assay.web import api, pages
+from assay.web import api, history, pages
+from assay.web import settings as settings_page
+from assay.web.render import STATIC_PATH, static_files
 from assay.web.runs import RunManager, RunNotActive, TooManyRuns
 from assay.web.security import MAX_BODY_BYTES, Guard, SecurityMiddleware
 
@@ -31,6 +33,7 @@ _STATUS: tuple[tuple[type[AssayError], int], ...] = (
     (RunNotFoundError, 404),
     (UnsafePathError, 404),  # a path that would leave the store names no run
     (AmbiguousRunError, 404),
+    (settings_page.NotAllowed, 403),
     (RunNotActive, 409),
     (TooManyRuns, 429),
     (IntegrityError, 409),
@@ -68,10 +71,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     app.state.runs = runs
     app.include_router(api.router)
+    app.include_router(settings_page.api)
     app.include_router(pages.router)
+    app.include_router(history.router)
+    app.include_router(settings_page.router)
+    app.mount(STATIC_PATH, static_files(), name="static")
     app.add_exception_handler(AssayError, _assay_error)  # type: ignore[arg-type]
     names = frozenset(n.strip().lower() for n in config.public_names if n.strip())
     guard = Guard(config.token, public_names=names, max_body=config.max_body)
+    app.state.guard = guard
     app.add_middleware(SecurityMiddleware, guard=guard)
     return app
 

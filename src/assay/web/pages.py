@@ -1,51 +1,37 @@
-"""The web UI: server-rendered pages (templates/) with a few lines of plain JS each.
+"""The web UI's run pages: the start form, the live run page, the report, the claims
+table and the snapshot view (templates/, static/; plain JS, no build step).
 
 Every page gets a fresh script nonce and a Content-Security-Policy that runs only its own
-scripts; all page-derived text goes through Jinja's autoescaping (or, in the report, the
-report renderer's own escaping). The live run page follows the run through the SSE API.
+scripts (``web.render``); all page-derived text goes through Jinja's autoescaping (or, in
+the report, the report renderer's own escaping). The live page follows the run through
+the SSE API; the history, comparison and settings pages are ``web.history`` and
+``web.settings``.
 """
 
 from __future__ import annotations
 
 import secrets
-from pathlib import Path
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
-from fastapi.templating import Jinja2Templates
 
-from assay.events import EVENT_TYPES
+from assay.errors import AssayError
+from assay.keys import KeyStore
 from assay.language import codes, language
-from assay.protocols.launch import PROTOCOLS
-from assay.report.html import STYLE, SnapshotHref, report_body, report_parts
+from assay.report.html import SnapshotHref, markdown_html, report_body, report_parts
 from assay.store.claims import ClaimLedger, ClaimRecord, ClaimStatus
-from assay.store.runs import REPORT_FILE, Run
+from assay.store.runs import Run
 from assay.store.sources import SourceRecord
 from assay.store.summary import run_summary
+from assay.web import form, live
 from assay.web.api import STATUSES, manager
+from assay.web.history import newest_first
 from assay.web.lookup import find_source, open_run, read_snapshot
+from assay.web.render import render
+from assay.web.report_view import STATUS_LABELS, run_view, source_rows
 
-templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 router = APIRouter(include_in_schema=False)
-
-
-def _csp(nonce: str) -> str:
-    return (
-        f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
-        "connect-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; "
-        "frame-ancestors 'none'"
-    )
-
-
-def render(request: Request, name: str, nonce: str | None = None, **context: Any) -> HTMLResponse:
-    """A template with a fresh script nonce (or ``nonce``) and the CSP that allows it."""
-    nonce = nonce or secrets.token_urlsafe(16)
-    response = templates.TemplateResponse(
-        request, name, {"nonce": nonce, "report_style": STYLE, **context}
-    )
-    response.headers["content-security-policy"] = _csp(nonce)
-    return response
+RECENT_RUNS = 6
 
 
 def snapshot_href(run: Run) -> SnapshotHref:
@@ -58,39 +44,69 @@ def snapshot_href(run: Run) -> SnapshotHref:
 
 
 @router.get("/", response_class=HTMLResponse)
-def index(request: Request) -> HTMLResponse:
+def index(request: Request, again: str | None = None) -> HTMLResponse:
+    """The start form (``?again=RUN`` fills it with that run's question and options)."""
     runs = manager(request)
-    store = runs.store
-    rows = [run_summary(store, info) for info in reversed(store.list())]
     settings = runs.settings
-    offered = runs.choices
+    keys = KeyStore(settings.home, settings.keys)
+    store = runs.store
+    rows = [run_summary(store, info) for info in newest_first(store)[:RECENT_RUNS]]
+    previous = None
+    if again:
+        try:
+            previous = open_run(store, again).info
+        except AssayError:
+            previous = None
     return render(
-        request, "index.html", runs=rows, protocols=PROTOCOLS,
-        default_search=settings.search, default_model=settings.model,
-        searches=sorted(offered.searches), models=sorted(offered.models),
+        request, "home.html", nav="new", runs=rows,
+        protocols=form.protocol_choices(settings, keys),
+        searches=form.search_choices(settings, runs.choices, keys),
+        models=form.model_choices(settings, runs.choices, keys),
+        presets=form.PRESETS, presets_json={p.key: p.values for p in form.PRESETS},
+        prefill=form.prefill(previous), again=again if previous else None,
         languages=[(c, f"{language(c).native} ({c})") for c in codes()],
     )  # fmt: skip
 
 
 @router.get("/runs/{run_id}", response_class=HTMLResponse)
 def run_page(run_id: str, request: Request) -> HTMLResponse:
-    run = open_run(manager(request).store, run_id)
+    runs = manager(request)
+    run = open_run(runs.store, run_id)
+    status = run.info.effective_status()
     return render(
-        request, "run.html", run=run, status=run.info.effective_status(),
-        event_types=sorted(EVENT_TYPES), directions=_directions(run),
-        matrix=_matrix(run), verdicts=_verdicts(),
+        request, "run.html", run=run, status=status,
+        title=form.PROTOCOL_TEXT.get(run.info.protocol, (run.info.protocol,))[0],
+        data=live.run_data(run, status, runs.is_active(run.id)),
+        matrix=live.legacy_matrix(run), verdicts=live.verdicts(),
     )  # fmt: skip
 
 
 def report_page(request: Request, run: Run) -> HTMLResponse:
     nonce = secrets.token_urlsafe(16)
     body = report_body(report_parts(run), snapshot_href(run), nonce=nonce)
-    return render(request, "report.html", nonce=nonce, run=run, body=body)
+    view = run_view(run)
+    return render(
+        request, "report.html", nonce=nonce, run=run, body=body, view=view,
+        status=run.info.effective_status(), statuses=STATUSES, labels=STATUS_LABELS,
+        sources=source_rows(view.claims, view.sources),
+        title=form.PROTOCOL_TEXT.get(run.info.protocol, (run.info.protocol,))[0],
+    )  # fmt: skip
 
 
 @router.get("/runs/{run_id}/report", response_class=HTMLResponse)
 def report(run_id: str, request: Request) -> HTMLResponse:
     return report_page(request, open_run(manager(request).store, run_id))
+
+
+@router.get("/runs/{run_id}/report/article", response_class=HTMLResponse)
+def report_article(run_id: str, request: Request) -> HTMLResponse:
+    """The report as it stands, rendered (raw HTML in it shown as text), for the live page
+    to show as it is written; its claim markers become the same buttons as the report's."""
+    from assay.report.html import cite_buttons
+
+    run = open_run(manager(request).store, run_id)
+    article = cite_buttons(markdown_html(report_parts(run).markdown))
+    return HTMLResponse(f'<article class="report">{article}</article>')
 
 
 @router.get("/runs/{run_id}/claims", response_class=HTMLResponse)
@@ -99,7 +115,10 @@ def claims(run_id: str, request: Request, status: ClaimStatus | None = None) -> 
     every = ClaimLedger(run.dir).claims()
     shown = [c for c in every if status is None or c.status == status]
     counts = {s: sum(1 for c in every if c.status == s) for s in STATUSES}
-    return render(request, "claims.html", run=run, claims=shown, statuses=STATUSES, counts=counts)
+    return render(
+        request, "claims.html", run=run, claims=shown, statuses=STATUSES, counts=counts,
+        labels=STATUS_LABELS, chosen=status,
+    )  # fmt: skip
 
 
 @router.get("/runs/{run_id}/snapshots/{source_id}", response_class=HTMLResponse)
@@ -112,7 +131,7 @@ def snapshot(
     chosen = _claim(run, claim)
     start, end = _quote_span(text, chosen, source.id, quote)
     return render(
-        request, "snapshot.html", run=run, source=source, claim=chosen,
+        request, "snapshot.html", run=run, source=source, claim=chosen, labels=STATUS_LABELS,
         before=text[:start], quote=text[start:end] if end > start else None, after=text[end:],
     )  # fmt: skip
 
@@ -134,33 +153,3 @@ def _quote_span(
     if evidence.source_id != source_id or not 0 <= evidence.start < evidence.end <= len(text):
         return 0, 0
     return evidence.start, evidence.end
-
-
-def _directions(run: Run) -> list[dict[str, Any]]:
-    if run.info.protocol != "deep":
-        return []
-    from assay.protocols.deep.findings import FindingsStore
-
-    rows = []
-    for r in FindingsStore(run.dir).reviews():
-        outcome = "crashed" if r.crashed else ("insufficient data" if r.insufficient else "ok")
-        failed = ", ".join(name for name, passed in r.checks.items() if not passed)
-        rows.append({"number": r.number, "name": r.name, "score": r.score,
-                     "first_score": r.first_score, "escalated": r.escalated,
-                     "outcome": outcome, "failed": failed or "none"})  # fmt: skip
-    return rows
-
-
-def _matrix(run: Run) -> list[Any]:
-    report_file = run.dir / REPORT_FILE
-    if run.info.protocol != "synth" or not report_file.is_file():
-        return []
-    from assay.protocols.synth.matrix import parse_fact_checks
-
-    return list(parse_fact_checks(report_file.read_text(encoding="utf-8")))
-
-
-def _verdicts() -> tuple[str, ...]:
-    from assay.protocols.synth.matrix import VERDICTS
-
-    return VERDICTS

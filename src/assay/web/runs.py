@@ -1,27 +1,26 @@
-"""Runs the server starts: each one an asyncio task in the server's event loop.
+"""Runs the server starts: each one in a thread with its own event loop (``web.worker``).
 
 ``start`` answers as soon as the run exists (``runner.observing_runs`` names it) while the
-protocol goes on in the background; at most ``max_runs`` run at once (one more is refused
+protocol goes on in its thread; at most ``max_runs`` run at once (one more is refused
 rather than queued, so every id handed out is a run that is really working). The slot is
-taken before the first ``await`` and given back when the task ends, so requests arriving
-together cannot all pass the check. ``cancel`` cancels the task, which the runner records
-as an interrupted run that ``resume`` can continue. What a request may choose is
-``protocols.served``; the protocols are the library's own ``*_async`` calls.
+taken before the first ``await`` and given back when the run's thread ends, so requests
+arriving together cannot all pass the check. ``cancel`` cancels the run's task, which the
+runner records as an interrupted run that ``resume`` can continue. What a request may
+choose is ``protocols.served``; the protocols are the library's own ``*_async`` calls.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import threading
 from dataclasses import dataclass, field
-from typing import Any
 
 from assay.config import Settings
 from assay.errors import AssayError, BadInputError, UserError
 from assay.protocols.launch import RESUMABLE, RESUMED_SETTINGS, StartRun, resume_protocol
-from assay.protocols.runner import observing_runs
 from assay.protocols.served import ServedChoices
-from assay.store.runs import Run, RunStore
+from assay.store.runs import RunStore
+from assay.web.worker import RunCall, RunWorker
 
 START_TIMEOUT_S = 30.0
 
@@ -42,9 +41,11 @@ class RunManager:
     max_runs: int = 4
     offered: ServedChoices | None = None
     """What requests may pick (None: only what ``settings`` configure)."""
-    tasks: dict[str, asyncio.Task[object]] = field(default_factory=dict)
-    working: int = 0
-    """Slots taken: runs starting or working (ask's hand-over run shares its task's slot)."""
+    workers: dict[str, RunWorker] = field(default_factory=dict)
+    """By run id (ask's hand-over run shares its worker, and its slot)."""
+    _slots: list[RunWorker] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    """Guards ``workers``, which worker threads add to."""
     choices: ServedChoices = field(init=False)
 
     def __post_init__(self) -> None:
@@ -54,13 +55,19 @@ class RunManager:
     def store(self) -> RunStore:
         return RunStore(self.settings.home, fsync=self.settings.fsync == "always")
 
+    @property
+    def working(self) -> int:
+        """Slots taken: runs starting or working."""
+        self._slots = [w for w in self._slots if not w.finished]
+        return len(self._slots)
+
     def is_active(self, run_id: str) -> bool:
-        task = self.tasks.get(run_id)
-        return task is not None and not task.done()
+        worker = self.workers.get(run_id)
+        return worker is not None and not worker.finished
 
     async def start(self, request: StartRun) -> str:
         served = self.choices.resolve(request, self.settings)
-        return await self._launch(served.call(request))
+        return await self._launch(lambda: served.call(request))
 
     async def resume(self, run_id: str) -> str:
         info = self.store.open(run_id).info
@@ -71,53 +78,37 @@ class RunManager:
         recorded = {k: info.config[k] for k in RESUMED_SETTINGS if k in info.config}
         settings = Settings.model_validate({**self.settings.model_dump(), **recorded})
         self.choices.check_recorded(settings, self.settings)
-        return await self._launch(resume_protocol(info.protocol, run_id, settings))
+        return await self._launch(lambda: resume_protocol(info.protocol, run_id, settings))
 
     def cancel(self, run_id: str) -> None:
-        task = self.tasks.get(run_id)
-        if task is None or task.done():
+        worker = self.workers.get(run_id)
+        if worker is None or worker.finished:
             raise RunNotActive(f"run {run_id} is not running in this server")
-        task.cancel()
+        worker.cancel()
 
     async def close(self) -> None:
         """Cancel every run still working (each ends as interrupted) and wait for them."""
-        working = [t for t in self.tasks.values() if not t.done()]
-        for task in working:
-            task.cancel()
-        await asyncio.gather(*working, return_exceptions=True)
+        working = [w for w in self._slots if not w.finished]
+        for worker in working:
+            worker.cancel()
+        await asyncio.gather(*(asyncio.wrap_future(w.ended) for w in working))
 
-    async def _launch(self, call: Coroutine[Any, Any, object]) -> str:
-        """Start ``call`` as a task; its id once its run exists (``runner.observing_runs``)."""
-        self.tasks = {run_id: t for run_id, t in self.tasks.items() if not t.done()}
+    async def _launch(self, call: RunCall) -> str:
+        """Start ``call`` in its own worker; its id once its run exists."""
+        with self._lock:
+            self.workers = {run_id: w for run_id, w in self.workers.items() if not w.finished}
         if self.working >= self.max_runs:
-            call.close()
             raise TooManyRuns(f"{self.max_runs} runs are already working; try again later")
-        self.working += 1  # before any await: the check and the taking are one step
-        started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        holder: list[asyncio.Task[object]] = []
+        worker = RunWorker(call, on_run=self._adopt)
+        self._slots.append(worker)  # before any await: the check and the taking are one step
+        worker.start()
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(worker.first_run), START_TIMEOUT_S)
+        except TimeoutError:
+            worker.cancel()
+            raise BadInputError("the run did not start") from None
 
-        def observe(run: Run) -> None:
-            self.tasks[run.id] = holder[0]  # ask's hand-over run is the same task
-            if not started.done():
-                started.set_result(run.id)
-
-        with observing_runs(observe):
-            task: asyncio.Task[object] = asyncio.create_task(call)  # copies the context
-        holder.append(task)
-        task.add_done_callback(self._release)
-        waited: set[asyncio.Future[Any]] = {started, task}
-        await asyncio.wait(waited, timeout=START_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED)
-        if started.done():
-            return started.result()
-        error = task.exception() if task.done() and not task.cancelled() else None
-        if error is not None:
-            raise error  # a run that could not start, e.g. an unknown model provider
-        task.cancel()
-        raise BadInputError("the run did not start")
-
-    def _release(self, task: asyncio.Task[object]) -> None:
-        """Give the task's slot back. A run's error is in its run.json and event log; it
-        is read here so that asyncio does not log it as lost."""
-        self.working -= 1
-        if not task.cancelled():
-            task.exception()
+    def _adopt(self, run_id: str, worker: RunWorker) -> None:
+        """Called in the worker's thread."""
+        with self._lock:
+            self.workers[run_id] = worker

@@ -22,6 +22,7 @@ from assay.claims.relevance import recorded_relevant
 from assay.events import AnswerGiven, ReportUpdated
 from assay.language import report_text
 from assay.models.step import ModelStep
+from assay.protocols.research.hops import side_targets
 from assay.protocols.research.plan import Plan
 from assay.protocols.research.prose import written_summary
 from assay.protocols.runner import RunContext
@@ -46,17 +47,26 @@ def shown_answer(answer: Answer, claims: list[ClaimRecord]) -> str:
     return f"{NO_ANSWER}: no source read in this run answers the question."
 
 
+FURTHER_EVIDENCE = "Further evidence"
+"""The heading of claims gathered for a follow-up search: the reader sees what the claims
+say, not the search string that found them."""
+
+
 def by_question(
     topic: str, plan: Plan | None, claims: list[ClaimRecord]
 ) -> list[tuple[str, list[ClaimRecord]]]:
     """Claims grouped under what they were judged relevant to (recorded in their ledger
-    line): a plan question, or a follow-up search; the question itself when unrecorded."""
+    line): a plan question, the question itself (also for a claim about one side of a
+    yes/no or "A or B" question), else the follow-ups' "Further evidence"."""
     asked = plan.questions if plan else [topic]
+    sides = set(side_targets(topic))
     groups: dict[str, list[ClaimRecord]] = {}
     for claim in claims:
         recorded = (claim.model_extra or {}).get("relevance")
         target = str(recorded.get("target") or topic) if isinstance(recorded, dict) else topic
-        heading = target if target in asked or target == topic else f"Follow-up search: {target}"
+        if target in sides:
+            target = topic
+        heading = target if target in asked or target == topic else FURTHER_EVIDENCE
         groups.setdefault(heading, []).append(claim)
     order = {q: n for n, q in enumerate([topic, *asked])}
     return sorted(groups.items(), key=lambda g: order.get(g[0], len(order)))

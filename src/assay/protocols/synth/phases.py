@@ -30,7 +30,15 @@ from dataclasses import dataclass, field
 from assay.answers import answer_question
 from assay.claims.engine import VerificationEngine
 from assay.claims.judge import Judge
-from assay.events import ClaimCreated, Event, PhaseFinished, PhaseStarted, Signal, WarningEvent
+from assay.events import (
+    ClaimCreated,
+    Event,
+    PhaseFinished,
+    PhaseStarted,
+    Signal,
+    SynthChecked,
+    WarningEvent,
+)
 from assay.gather.session import GatherSession
 from assay.protocols.runner import RunContext
 from assay.protocols.synth.agents import Narrative, Worker, Written, gather
@@ -267,7 +275,7 @@ class Panel:
                             created_by=f"{name} fact-check of {target.agent}",
                             excluded=cited_by(target, sentence),
                         )  # fmt: skip
-                    rows.append(self._row(sentence.claim_id or "", checked))
+                    self._add(rows, name, target.agent, self._row(sentence.claim_id or "", checked))
                     checker.clock.beat()
         self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
         return True
@@ -294,10 +302,18 @@ class Panel:
                         self.run, checker.session, name, target.agent, statement,
                         given.get(statement.number),
                     )  # fmt: skip
-                rows.append(CheckRow(statement.claim_id, statement.text, verdict, check_id,
-                                     url, quote))  # fmt: skip
+                row = CheckRow(statement.claim_id, statement.text, verdict, check_id, url, quote)
+                self._add(rows, name, target.agent, row)
         self.signal("[PHASE2_DONE]", name, f"checked {len(narratives) - 1} responses")
         return True
+
+    def _add(self, rows: list[CheckRow], checker: str, author: str, row: CheckRow) -> None:
+        """A row of the checker's table, and its event (the live verdict matrix)."""
+        rows.append(row)
+        self.run.events.emit(
+            SynthChecked(checker=checker, author=author, claim_id=row.claim_id,
+                         check_id=row.check_id, verdict=row.verdict)
+        )  # fmt: skip
 
     def _row(self, claim_id: str, checked: ClaimRecord) -> CheckRow:
         """The check's row, with the verdict the ledger supports (``verdicts.py``)."""

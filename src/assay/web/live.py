@@ -1,0 +1,83 @@
+"""The live run page's server side: each protocol's phases in reader's words, and what the
+page's script needs to know of the run before its events arrive (static/live.js builds
+everything else from the typed events of the SSE stream, from seq 0, so a page opened
+late or reloaded shows the same as one that watched from the start)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from assay.events import EVENT_TYPES
+from assay.protocols.launch import RESUMABLE
+from assay.store.runs import REPORT_FILE, Run
+
+BUDGETS = ("budget_time", "budget_tokens", "budget_fetches", "budget_model_calls")
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    """As the ``phase.started`` event names it."""
+    label: str
+    after: str | None = None
+    """A closing step no event starts: it begins when this phase ends (synth's report)."""
+
+
+PHASES: dict[str, tuple[Phase, ...]] = {
+    "research": (Phase("plan", "Plan"), Phase("gather", "Search and read"),
+                 Phase("verify", "Check claims"), Phase("synthesize", "Write the report")),
+    "ask": (Phase("gather", "Search and read"), Phase("verify", "Check claims"),
+            Phase("synthesize", "Write the answer")),
+    "web-research": (Phase("gather", "Read the pages"), Phase("verify", "Check claims"),
+                     Phase("synthesize", "Write the summary")),
+    "deep": (Phase("search-method", "Choose a search method"),
+             Phase("plan", "Plan the directions"), Phase("worker", "Research each direction"),
+             Phase("verify", "Settle the statuses"), Phase("synthesize", "Synthesise"),
+             Phase("output", "Write the report")),
+    "synth": (Phase("phase1", "Searchers answer"), Phase("phase2", "Cross-check"),
+              Phase("final", "Chief author's report", after="phase2")),
+}  # fmt: skip
+
+
+def run_data(run: Run, status: str, active: bool) -> dict[str, Any]:
+    """The JSON island of the live page."""
+    info = run.info
+    extra = info.model_extra or {}
+    web = extra.get("web_research")
+    pages = extra.get("sources")
+    if isinstance(web, dict):
+        pages = len(web.get("urls") or []) or None
+    return {
+        "id": run.id,
+        "protocol": info.protocol,
+        "status": status,
+        "active": active,
+        "resumable": info.protocol in RESUMABLE,
+        "phases": [
+            {"name": p.name, "label": p.label, "after": p.after}
+            for p in PHASES.get(info.protocol, ())
+        ],
+        "budgets": {name: info.config.get(name) for name in BUDGETS if info.config.get(name)},
+        "expected": {"pages": pages, "directions": extra.get("max_directions")},
+        "eventTypes": sorted(EVENT_TYPES),
+    }
+
+
+def legacy_matrix(run: Run) -> list[Any]:
+    """The verdict matrix of a synth run written before ``synth.checked`` events existed,
+    read back from its report (the only place it is recorded); [] for every other run."""
+    report_file = run.dir / REPORT_FILE
+    if run.info.protocol != "synth" or not report_file.is_file():
+        return []
+    if any(r.get("type") == "synth.checked" for r in run.events.read().records):
+        return []  # the page builds the matrix from the events
+    from assay.protocols.synth.matrix import parse_fact_checks
+
+    return list(parse_fact_checks(report_file.read_text(encoding="utf-8")))
+
+
+def verdicts() -> tuple[str, ...]:
+    from assay.protocols.synth.matrix import VERDICTS
+
+    return VERDICTS
