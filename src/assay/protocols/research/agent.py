@@ -117,6 +117,7 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
         self.answer = ""
         self.session: GatherSession | None = None
         self.targets: list[str] = [self.state.topic, *side_targets(self.state.topic)]
+        self.headings: dict[str, str] = {}  # a follow-up target → its findings' heading
         self.rounds = 1
         self.hops: HopLoop | None = None
         if context.model is not None and mode != "workspace":
@@ -362,8 +363,9 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
     async def _synthesize(self) -> None:
         self.run.events.emit(PhaseStarted(phase="synthesize"))
         self.answer = await write_report(
-            self.context, self.plan, self.answer, where=self._where(), asked=self.question
-        )
+            self.context, self.plan, self.answer, where=self._where(), asked=self.question,
+            headings=self.headings,
+        )  # fmt: skip
         self.run.events.emit(PhaseFinished(phase="synthesize"))
         self._tick("synthesize")
 

@@ -56,16 +56,25 @@ def shown_answer(
 
 
 def by_question(
-    topic: str, plan: Plan | None, claims: list[ClaimRecord]
+    topic: str,
+    plan: Plan | None,
+    claims: list[ClaimRecord],
+    headings: Mapping[str, str] | None = None,
 ) -> list[tuple[str, list[ClaimRecord]]]:
     """Claims grouped under what they were judged relevant to (recorded in their ledger
-    line): a plan question, or a follow-up search; the question itself when unrecorded."""
+    line): a plan question, or a follow-up round under its heading (``Hop.heading``:
+    "About X, which a source ties to the question"); the question itself when unrecorded.
+    A heading is in a reader's words, never the round's search string."""
     asked = plan.questions if plan else [topic]
     groups: dict[str, list[ClaimRecord]] = {}
     for claim in claims:
         recorded = (claim.model_extra or {}).get("relevance")
         target = str(recorded.get("target") or topic) if isinstance(recorded, dict) else topic
-        heading = target if target in asked or target == topic else f"Follow-up search: {target}"
+        heading = (
+            target
+            if target in asked or target == topic
+            else (headings or {}).get(target, f"Found while looking up {target}")
+        )
         groups.setdefault(heading, []).append(claim)
     order = {q: n for n, q in enumerate([topic, *asked])}
     return sorted(groups.items(), key=lambda g: order.get(g[0], len(order)))
@@ -118,6 +127,7 @@ async def write_report(
     *,
     where: Sequence[str] = (),
     asked: str = "",
+    headings: Mapping[str, str] | None = None,
 ) -> str:
     """Write report.md; returns the run's short answer (a model's unchecked free-text
     ``model_answer`` is not used: only an answer its claims support is given). ``where``
@@ -169,7 +179,7 @@ async def write_report(
         open_questions=[q for q in plan.questions if q not in plan.answered] if plan else [],
         off_topic=len(claims) - len(relevant),
         written=summary,
-        groups=by_question(run.info.topic, plan, relevant),
+        groups=by_question(run.info.topic, plan, relevant, headings),
         locations=locations,
         where=where,
     )
