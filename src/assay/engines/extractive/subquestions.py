@@ -185,26 +185,31 @@ def sub_questions(topic: str) -> list[SubQuestion]:
     return found
 
 
+NOUN_WORDS = 2
+"""Lower-case words a name takes as the noun it modifies ("Tarn Valley tidal plant")."""
+
+
 def noun_phrases(text: str) -> list[str]:
-    """The topic's names, each a phrase a person would search: a lone modifier ("Danish"
-    in "Danish and American publishing houses") takes the noun it modifies ("Danish
-    publishing houses"), never standing alone as a query."""
+    """The text's names, each a phrase a person would search: a name takes the noun it
+    modifies ("Danish" in "Danish and American publishing houses" is "Danish publishing
+    houses"; "Tarn Valley tidal plant"), so a modifier never stands alone as a query."""
     tokens = raw_words(text)
     found = []
     for entity in read_question(text).entities:
-        first = entity.split()[0]
-        if " " in entity or first not in tokens:
+        last = entity.split()[-1]
+        if last not in tokens:
             found.append(entity)
             continue
-        at = tokens.index(first) + 1
+        at = tokens.index(last) + 1
         while at < len(tokens) and (
             tokens[at][:1].isupper() or tokens[at].lower() in ("and", "or")
         ):
             at += 1  # the other modifiers of the same noun
-        noun = []
+        noun: list[str] = []
         while (
-            at < len(tokens) and tokens[at][:1].islower() and tokens[at].lower() not in STOP_WORDS
-        ):
+            at < len(tokens) and len(noun) < NOUN_WORDS and tokens[at][:1].islower()
+            and tokens[at].lower() not in STOP_WORDS and not is_participle(tokens[at])
+        ):  # fmt: skip
             noun.append(tokens[at])
             at += 1
         found.append(f"{entity} {' '.join(noun)}" if noun else entity)
