@@ -176,8 +176,9 @@ def sub_questions(topic: str) -> list[SubQuestion]:
     found = [SubQuestion(asked, _unique(_asked_queries(asked)), "asked")]
     if shape.kind in ("choice", "yesno") and len(shape.options) >= 2:
         # an option cut short by the question's reading ("Dollar Radio" of "Two Dollar
-        # Radio", whose "Two" reads as a number) is the entity that contains it
-        options = [next((e for e in read.entities if o in e), o) for o in shape.options[:2]]
+        # Radio", whose "Two" reads as a number) is the noun phrase that contains it
+        phrases = noun_phrases(text)  # "the Brenna signal tower", not "Brenna"
+        options = [next((e for e in phrases if o in e), o) for o in shape.options[:2]]
         found += [_side(option, text, shape.direction) for option in options]
     else:
         bridge = _bridge(text)
