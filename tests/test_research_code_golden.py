@@ -127,3 +127,23 @@ def test_a_python_files_prose_is_its_docstrings_and_comments_at_their_offsets() 
     start = prose.index("Wait here.")
     assert text[start : start + 10] == "Wait here." and line_of(text, "Wait here.", start) == 6
     assert prose_view("notes.md", text) == text
+
+
+def test_a_short_spelling_is_a_word_or_a_names_part_of_its_own(tmp_path: Path) -> None:
+    """ "key" is in ``api_key``, ``apiKey`` and ``keys``; not in ``keywords`` or ``monkey``."""
+    for name, line in [("a.py", "api_key = 1"), ("b.py", "apiKey = 1"), ("c.py", "keys = []"),
+                       ("d.py", "keywords = []"), ("e.py", "monkey = 2")]:  # fmt: skip
+        (tmp_path / name).write_text(line + "\n")
+    found = {hit.path for hit in Workspace.open(tmp_path).grep("key")}
+    assert found == {"a.py", "b.py", "c.py"}
+
+
+def test_api_keys_are_looked_for_where_the_code_masks_them(isolated_home: Path) -> None:
+    result = asyncio.run(
+        research_async(
+            "how are API keys kept out of the snapshots?",
+            settings=load_settings(home=isolated_home), workspace=SOURCE,
+        )
+    )  # fmt: skip
+    read = [s["url"].removeprefix("workspace://") for s in result.sources]
+    assert "assay/redact.py" in read, read

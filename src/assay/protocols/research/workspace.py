@@ -71,13 +71,15 @@ class Workspace:
         )
 
     def grep(self, pattern: str) -> list[GrepHit]:
-        """The lines that contain ``pattern`` (case-blind text; ``a|b`` finds either), at
-        most ``LINES_PER_FILE`` per file and ``MAX_HITS`` files. A line longer than
+        """The lines that contain ``pattern`` (case-blind text; ``a|b`` finds either; a
+        spelling of ``SHORT`` letters or fewer must end a word or a name's part, so "key"
+        finds ``api_key``, ``keys`` and ``keyStore``, not ``keywords``), at most
+        ``LINES_PER_FILE`` per file and ``MAX_HITS`` files. A line longer than
         ``MAX_LINE`` (minified code, a data file's one line) is no place a reader looks."""
         spellings = [p.strip() for p in pattern.split("|") if p.strip()]
         if not spellings:
             return []
-        needle = re.compile("|".join(map(re.escape, spellings)), re.IGNORECASE)
+        needle = re.compile("|".join(map(_spelled, spellings)))
         hits: list[GrepHit] = []
         files = 0
         for path in self.files():
@@ -114,6 +116,22 @@ class Workspace:
             accessed_at=utc_now(),
         )
         return record, text
+
+
+SHORT = 4
+
+
+def _spelled(spelling: str) -> str:
+    """The regex of one spelling: literal and case-blind, and for a short one, a word or
+    a name's part of its own (``api_key``, ``apiKey``, ``keys``; not ``keywords``,
+    ``monkey``)."""
+    quoted = re.escape(spelling)
+    if len(spelling) > SHORT:
+        return f"(?i:{quoted})"
+    # its own word or name part: after a non-letter, or capitalised after a lower-case
+    # letter (``apiKey``); then a non-letter, a plural, or the next part's capital
+    start = f"(?:(?<![A-Za-z])(?i:{quoted})|(?<=[a-z]){re.escape(spelling.capitalize())})"
+    return f"{start}(?i:s|es)?(?![a-z])"
 
 
 def _text(path: Path) -> str | None:
