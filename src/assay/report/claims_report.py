@@ -23,9 +23,14 @@ STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 _ORDER = {key: n for n, key in enumerate(STATUSES)}
 
 
-def _finding(claim: ClaimRecord, numbers: Mapping[str, int]) -> list[str]:
-    """A claim with its citations and marker, then each quote it rests on."""
+def _finding(
+    claim: ClaimRecord, numbers: Mapping[str, int], locations: Mapping[str, str]
+) -> list[str]:
+    """A claim with its citations (and, from a workspace file, its ``path:line``) and
+    marker, then each quote it rests on."""
     cited = citation(claim.source_ids, numbers)
+    if claim.id in locations:
+        cited += f" `{locations[claim.id]}`"
     lines = [f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}"]
     for evidence in claim.evidence:
         if evidence.source_id in numbers:
@@ -52,9 +57,12 @@ def render_claims_report(
     off_topic: int = 0,
     written: Sequence[str] = (),  # written sentences, already safe and with their markers
     groups: Sequence[tuple[str, Sequence[ClaimRecord]]] = (),
+    locations: Mapping[str, str] | None = None,
+    where: Sequence[str] = (),  # code mode's definition lines, already safe
 ) -> str:
     """The report; with ``groups`` the findings are grouped under those headings (the plan
-    question each claim answers) instead of by status."""
+    question each claim answers) instead of by status; ``locations`` (claim id →
+    ``path:line``) and ``where`` are code mode's (protocols/research/codemap.py)."""
     numbers = {s.id: n for n, s in enumerate(sources, start=1)}
     lines = [f"# {topic}", ""]
     if stopped:
@@ -88,8 +96,10 @@ def render_claims_report(
             continue
         lines += [f"### {title}", ""] + ([explanation, ""] if explanation else [])
         for claim in sorted(group, key=lambda c: _ORDER[c.status]) if groups else group:
-            lines += _finding(claim, numbers)
+            lines += _finding(claim, numbers, locations or {})
         lines.append("")
+    if where:
+        lines += ["## Where in the code", "", *where, ""]
     if open_questions:
         lines += [f"## {report_text('open_questions')}", ""]
         lines += [f"- {neutralize(q)}" for q in open_questions]

@@ -1,21 +1,28 @@
 """Phase 3: alternative query formulations for a direction that needs a retry.
 
-Three formulations, each from a different angle: a synonym (the direction's subject in
-other words), a negation (what would contradict it), and a domain-specific one (the
-vocabulary of official and scholarly sources). With a model, one typed call writes them;
-without one (or when its answer is unusable) code derives them from the question's
-entities and asked words.
+Three formulations of the direction's missing sub-question, each from a different angle:
+a synonym (its asked words in other words), a negation (what would contradict it), and a
+domain-specific one (the word reference sources use for what it asks). With a model, one
+typed call writes them; without one (or when its answer is unusable) code derives them
+from the sub-question's names and asked words, and the synonyms of
+``engines/extractive/data/question_lexicon.json``.
 """
 
 from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from assay.budget import Budget
 from assay.engines.extractive.asking import clip, read_question
 from assay.engines.extractive.planner import key_phrase
+from assay.engines.extractive.subquestions import noun_phrases
 from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
+from assay.text import raw_words
 
 
 class Alternatives(BaseModel):
@@ -24,21 +31,33 @@ class Alternatives(BaseModel):
     domain_specific: str = Field(min_length=3, max_length=200)
 
 
-def code_alternatives(topic: str, direction: str, tried: list[str]) -> list[str]:
-    """Synonym, negation and domain-specific formulations not tried yet in the run, built
-    from the question's entities and asked words (the direction's when it names its own)."""
-    shape = read_question(topic)
-    key = clip(key_phrase(topic))
-    entity = next((e for e in shape.entities if e.casefold() in direction.casefold()), None)
-    subject = entity or (shape.entities[0] if shape.entities else key)
-    asked = shape.asked
+def code_alternatives(question: str, direction: str, tried: list[str]) -> list[str]:
+    """Synonym, negation and domain-specific rephrasings of the direction's sub-question
+    ``question`` ("When was X founded?"), not tried yet in the run: its names with its
+    asked words in other words ("X established"), what would contradict it ("X founded
+    disputed"), and the word reference sources use for what it asks ("X founded year").
+    Never the direction's name or a phrase such as "not true": each query is the missing
+    sub-question, rephrased."""
+    del direction  # the sub-question says what is missing; a direction's name is a label
+    shape = read_question(question)
+    names = noun_phrases(question) or list(shape.entities) or [clip(key_phrase(question))]
+    about = clip(" and ".join(names[:2]))
+    lexicon = _lexicon()
+    skip = {*lexicon["comparing"], *lexicon["frame"], *(w.lower() for w in raw_words(about))}
+    asked = [w for w in raw_words(shape.asked) if w.lower() not in skip]
+    swapped = [lexicon["synonyms"].get(w.lower(), [w])[0] for w in asked]
+    words = " ".join(asked)
+    domain = lexicon["domain_words"].get(shape.kind, "overview")
+    other = " ".join(swapped)
     candidates = [
-        [clip(f"{subject} {asked} facts".strip()), clip(f"about {subject}"), clip(subject)],
-        [clip(f"{subject} {asked} not true".strip()), clip(f"{subject} disputed"),
-         clip(f"{key} myths")],
-        [clip(f"{subject} {asked} official record".strip()), clip(f"{subject} encyclopedia"),
-         clip(f"{key} study")],
+        [f"{about} {other}", f"{about} {words} {domain}", about, f"{about} facts",
+         f"{about} information"],
+        [f"{about} {words} disputed", f"{about} {words} correction", f"{about} controversy",
+         f"{about} myths"],
+        [f"{about} {words} {domain}", f"{about} {other} {domain}", f"{about} {domain}",
+         f"{about} encyclopedia", f"{about} reference"],
     ]  # fmt: skip
+    candidates = [[clip(" ".join(q.split())) for q in options] for options in candidates]
     seen = {q.casefold() for q in tried}
     chosen = []
     for options in candidates:
@@ -47,6 +66,15 @@ def code_alternatives(topic: str, direction: str, tried: list[str]) -> list[str]
         chosen.append(query)
         seen.add(query.casefold())
     return chosen
+
+
+def _lexicon() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(
+        resources.files("assay.engines.extractive")
+        .joinpath("data/question_lexicon.json")
+        .read_text()
+    )
+    return data
 
 
 SYSTEM = """A research direction found too little. Write three NEW web search queries for

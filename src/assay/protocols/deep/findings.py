@@ -52,6 +52,11 @@ class Fact:
     answers_angle: bool = True  # relevant to the query that found it as well
     relevance_method: str = ""
     status: str = "unverified"  # the claim's status once the planner verified it
+    established: bool = True
+    """What the direction itself established: relevant to its own sub-question (not only to
+    the topic) and naming what the sub-question names ("Danish …" for a direction on
+    Danish publishing houses: a fact about an Albanian one establishes nothing for it).
+    Only such facts count in the direction's score (scoring.py)."""
 
 
 @dataclass
@@ -82,6 +87,10 @@ class Findings:
 
     def relevant_facts(self) -> list[Fact]:
         return [f for f in self.facts if f.relevant]
+
+    def established_facts(self) -> list[Fact]:
+        """The relevant facts the direction established (``Fact.established``)."""
+        return [f for f in self.facts if f.relevant and f.established]
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -115,7 +124,8 @@ class Findings:
                 f"- fact: {f.text}",
                 f"  source: {f.url}",
                 f"  confidence: {f.confidence}",
-                f"  relevance: {f.relevance:.2f} ({'relevant' if f.relevant else 'off-topic'})",
+                f"  relevance: {f.relevance:.2f} ({'relevant' if f.relevant else 'off-topic'}"
+                f"{'' if f.established or not f.relevant else '; not about this direction'})",
                 f"  angle: {f.angle}",
                 f"  claim: {f.claim_id}",
             ]

@@ -119,13 +119,14 @@ def overall_confidence(synthesis: Synthesis, reviews: list[Review], answered: bo
         high    the topic is answered, and at least half of the established facts rest
                 on independent origins, with no direction short of data or crashed
         medium  the topic is answered, or some fact rests on independent origins
-        low     anything else: an off-topic report of many sources is low
+        low     anything else: an off-topic report of many sources is low, and so is
+                one where every direction ended with insufficient data
     """
     established = [
         g for g in synthesis.groups if not g.conflict and g.lead.status in ("verified", "weak")
     ]
-    if not established:
-        return "low"
+    if not established or (reviews and all(r.insufficient or r.crashed for r in reviews)):
+        return "low"  # no direction established its own sub-question
     settled = not any(r.insufficient or r.crashed for r in reviews)
     if answered and settled and 2 * synthesis.high >= len(established):
         return "high"

@@ -1,9 +1,9 @@
 """Phase 1: the research directions, each with its queries, acceptance criteria and file.
 
-Directions come from the question: without a model, from its entities and what it asks
-(``code_angles``: the question as asked, each entity with the asked attribute, and the
-sources that confirm or dispute the answer); with a model, one typed call drafts the
-sub-questions, shown the entities and the asked words. Each direction keeps the
+Directions come from the question: without a model, its distinct angles (angles.py: each
+side of a comparison, the question as asked, each entity, time, mechanism, disagreement,
+as the question's kind calls for); with a model, one typed call drafts the sub-questions,
+shown the entities and the asked words. Each direction keeps the
 sub-question its facts' relevance is measured against. Either way there are never more
 than ``max_directions`` (≤ 6): extra angles are grouped with their neighbours, and never
 fewer than 3 when the cap allows.
@@ -20,9 +20,10 @@ from pydantic import BaseModel, Field
 
 from assay.budget import Budget
 from assay.engines.extractive.asking import clip, read_question
-from assay.engines.extractive.planner import is_date_sensitive, key_phrase
+from assay.engines.extractive.planner import is_date_sensitive
 from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
 from assay.models.usage import UsageMeter
+from assay.protocols.deep.angles import Angle, code_angles
 from assay.store.paths import slugify
 from assay.text import content_words
 
@@ -46,17 +47,6 @@ class Criteria:
             f"{self.source_types}; authority ≥ {self.min_authority}/5 "
             f"(official/scholarly 5, reference 4, news 3, forums/blogs 2); {when}"
         )
-
-
-@dataclass(frozen=True)
-class Angle:
-    """One research angle: a description and its broad, narrow and negation queries."""
-
-    name: str
-    description: str
-    queries: tuple[str, ...]
-    source_types: str
-    question: str  # the sub-question its facts' relevance is measured against
 
 
 @dataclass(frozen=True)
@@ -89,60 +79,8 @@ class Direction:
         )  # fmt: skip
 
 
-def code_angles(topic: str) -> list[Angle]:
-    """Directions from the question itself (no model): the question as asked, then each of
-    its entities with what is asked about it, then the sources that confirm or dispute the
-    answer. Every query is built from the question's own words (a long topic is condensed),
-    so a factoid question never gets a template of unrelated angles."""
-    shape = read_question(topic)
-    key = clip(key_phrase(shape.text))
-    asked = shape.asked
-    first = shape.entities[0] if shape.entities else key
-    angles = []
-    main_queries = [clip(shape.text.rstrip("?")), key, clip(f'"{first}" {asked}')]
-    if shape.is_question:
-        description = f"the answer to the question: {clip(shape.text, 300)}"
-        name = "The question as asked"
-    else:
-        description = f"what {clip(shape.text, 300)} is: the main facts about it"
-        name = f"What {clip(shape.text, 80)} is"
-    angles.append(Angle(name, description, _unique(main_queries), _TYPES, shape.text))
-    for entity in shape.entities[:3]:
-        subject = f"{entity} {asked}".strip()
-        if shape.is_question:
-            kind = _KIND_WORDS.get(shape.kind, "facts")
-            queries = [clip(subject), clip(f'"{entity}"'), clip(f"{entity} {kind}")]
-            what = f"what sources say about {entity}" + (f" ({asked})" if asked else "")
-        else:
-            queries = [clip(f"{entity} history"), clip(f"{entity} figures"),
-                       clip(f'"{entity}" record')]  # fmt: skip
-            what = f"the record of {entity}: its dates, figures and history"
-        angles.append(Angle(f"{entity}", what, _unique(queries), _TYPES, clip(subject, 300)))
-    dispute = [clip(f"{key} disputed"), clip(f"{first} {asked} correction".strip()),
-               clip(f'"{first}" {asked} sources'.strip())]  # fmt: skip
-    angles.append(
-        Angle(
-            "Confirmation and disputes",
-            f"sources that confirm or dispute the answer about {clip(shape.subject, 200)}",
-            _unique(dispute), _TYPES, shape.text,
-        )
-    )  # fmt: skip
-    return angles
-
-
-_KIND_WORDS = {"when": "date", "where": "location", "who": "person", "how many": "number"}
-_TYPES = "encyclopedias, official and scholarly sources, established news"
-
-
 def _unique(queries: list[str]) -> tuple[str, ...]:
-    found = list(dict.fromkeys(q for q in queries if q))
-    for extra in ("overview", "history", "explained"):
-        if len(found) >= 3:
-            break
-        candidate = clip(f"{found[0] if found else 'topic'} {extra}")
-        if candidate not in found:
-            found.append(candidate)
-    return tuple(found[:MAX_QUERIES])
+    return tuple(list(dict.fromkeys(q for q in queries if q))[:MAX_QUERIES])
 
 
 def group_angles(angles: list[Angle], limit: int) -> list[Angle]:
@@ -297,9 +235,8 @@ def bridge_direction(topic: str, entity: str, number: int, like: Direction) -> D
     """A direction on a name an earlier direction found (the next hop of the question),
     with the acceptance criteria of the direction it takes the place of."""
     shape = read_question(topic)
-    kind = _KIND_WORDS.get(shape.kind, "facts")
     subject = clip(f"{entity} {shape.asked}".strip())
-    queries = _unique([subject, clip(f'"{entity}"'), clip(f"{entity} {kind}")])
+    queries = _unique([subject, clip(entity), clip(f"what is {entity}")])
     slug = slugify(entity, max_length=40, fallback="bridge")
     return Direction(
         number, f"Next hop: {clip(entity, 80)}",

@@ -9,19 +9,23 @@ Pure functions. The score is the spec's weighted total (max 10)::
 
 A direction whose score is below ``THRESHOLD`` (6.0), or that fails any check, escalates.
 
-Each input is what the spec means, measured on the evidence:
+Each input is what the spec means, measured on what the direction itself established: a
+fact counts only when it is relevant to the direction's own sub-question and names what
+that sub-question names (``Fact.established``), so a direction whose pages are about other
+things (another country's publishers, a singer for a question on a coach) scores low and
+escalates, however relevant its facts are to the topic at large:
 
-- a source counts when it was accepted, fetched and gave at least one relevant fact; it
+- a source counts when it was accepted, fetched and gave at least one established fact; it
   counts once per URL (a retry that re-reads a page adds nothing) and once per origin
   (syndicated copies and one site's pages are one source, as the verification engine
   decides independence);
 - authority is a code rule on the URL (``authority``), where a host the rule does not know
   is 2 (unrated), not "good"; an unrated source earns 3 only when one of its relevant facts
   is confirmed by another independent origin (``effective_authority``);
-- confidence is absolute: a relevant fact is high when the verification engine verified it
+- confidence is absolute: an established fact is high when the verification engine verified it
   (≥ 2 independent origins support it), medium when one origin supports it (weak), low
   otherwise (``confidence_of``) — never relative to the page's best sentence;
-- coverage counts a query angle only when a relevant fact answers it (the fact speaks to
+- coverage counts a query angle only when an established fact answers it (the fact speaks to
   that query, not merely came back from it).
 
 Scores are for the direction's record (``Review.parts`` keeps the four inputs).
@@ -121,7 +125,7 @@ def effective_authority(note: SourceNote, findings: Findings) -> int:
     if note.authority != UNRATED or is_rated(note.url):
         return note.authority
     confirmed = any(
-        f.relevant and f.confidence == "high" for f in findings.facts if f.url == note.url
+        f.confidence == "high" for f in findings.established_facts() if f.url == note.url
     )
     return CORROBORATED if confirmed else note.authority
 
@@ -173,9 +177,9 @@ def total_of(parts: Mapping[str, float]) -> float:
 
 
 def covered_angles(findings: Findings) -> list[str]:
-    """The queries a relevant fact answers: it speaks to the query (whichever query found
-    its page: a search tool returns a page once, for the first query that found it)."""
-    facts = findings.relevant_facts()
+    """The queries an established fact answers: it speaks to the query (whichever query
+    found its page: a search tool returns a page once, for the first query that found it)."""
+    facts = findings.established_facts()
     return [
         q
         for q in findings.angle_queries()
@@ -186,8 +190,8 @@ def covered_angles(findings: Findings) -> list[str]:
 def counted_sources(
     findings: Findings, origins: Mapping[str, str] | None = None
 ) -> list[SourceNote]:
-    """Fetched sources with a relevant fact, once per URL and once per origin."""
-    useful = {f.url for f in findings.relevant_facts()}
+    """Fetched sources with an established fact, once per URL and once per origin."""
+    useful = {f.url for f in findings.established_facts()}
     counted: dict[str, SourceNote] = {}
     for note in findings.fetched():
         if note.url not in useful:
@@ -203,7 +207,7 @@ def score_parts(findings: Findings, origins: Mapping[str, str] | None = None) ->
     return {
         "sources": source_points(len(counted)),
         "authority": authority_points([effective_authority(s, findings) for s in counted]),
-        "confidence": confidence_points([f.confidence for f in findings.relevant_facts()]),
+        "confidence": confidence_points([f.confidence for f in findings.established_facts()]),
         "coverage": coverage_points(len(covered_angles(findings)), len(findings.angle_queries())),
     }
 
@@ -240,7 +244,9 @@ def run_checks(findings: Findings, origins: Mapping[str, str] | None = None) -> 
     return Checks(
         accepted_sources=len(good) >= 2,
         coverage=len(covered_angles(findings)) == len(findings.angle_queries()) > 0,
-        confidence_floor=any(f.confidence in ("high", "medium") for f in findings.relevant_facts()),
+        confidence_floor=any(
+            f.confidence in ("high", "medium") for f in findings.established_facts()
+        ),
         no_fabrication=all(f.url and f.url in urls for f in findings.facts),
     )
 

@@ -8,7 +8,9 @@ of the page it came from) are merged into one entry that says whether their sour
 or conflict; facts about different subjects are never merged, however many words they
 share (two villages "in the Orsa highlands" are two facts). A fact is a **[FACT]** with
 [N] citations and its claim marker; a theme's **[SYNTHESIS]** line is the engine's own
-analysis and cites nothing. Independence is the verification engine's: two sources of one
+analysis, a conclusion drawn from the facts above it (conclusions.py: the comparison the
+topic asks for, the sub-question's answer or what is missing, a timeline), and cites
+nothing. Independence is the verification engine's: two sources of one
 origin count once. A fact with ≥ 2 independent supporting origins is high confidence; any
 other carries ``[unverified — single source]``. A conflict shows both sides with their
 sources.
@@ -164,19 +166,22 @@ class Synthesis:
 
 
 def relevant_claims(run: Run, all_findings: Sequence[Findings]) -> list[tuple[str, ClaimRecord]]:
-    """(sub-question, claim) for every relevant fact, each claim once (its first direction).
+    """(sub-question, claim) for every relevant fact, each claim once: under the first
+    direction it establishes something for (``Fact.established``: a date of one side read
+    by another side's worker goes to its own side), else its first direction.
 
     A claim left with no quote at all is no [FACT]: its own page, judged, did not state it
     (the local model's "Gallu demon facts" was its search query, not a sentence)."""
     ledger = {c.id: c for c in run.claim_ledger.claims() if c.evidence}
-    seen: set[str] = set()
-    out = []
-    for findings in all_findings:
-        for fact in findings.relevant_facts():
-            if fact.claim_id in ledger and fact.claim_id not in seen:
-                seen.add(fact.claim_id)
-                out.append((findings.direction, ledger[fact.claim_id]))
-    return out
+    home: dict[str, str] = {}
+    for established in (True, False):  # a fact goes where it establishes something
+        for findings in all_findings:
+            for fact in findings.relevant_facts():
+                if fact.claim_id in ledger and (fact.established or not established):
+                    home.setdefault(fact.claim_id, findings.direction)
+    order = {f.direction: n for n, f in enumerate(all_findings)}
+    ids = sorted(home, key=lambda i: (order[home[i]], i))
+    return [(home[i], ledger[i]) for i in ids]
 
 
 def synthesize(run: Run, all_findings: Sequence[Findings]) -> Synthesis:
@@ -187,29 +192,25 @@ def synthesize(run: Run, all_findings: Sequence[Findings]) -> Synthesis:
     cites = Citations()
     lines: list[str] = []
     everything: list[tuple[Group, str, bool]] = []
+    from assay.protocols.deep import conclusions  # it reads this module's groups
+
+    titles = {c.id: extracted_from(c, sources.records) for _, c in chosen}
     for question in dict.fromkeys(q for q, _ in chosen):
         facts = [c for q, c in chosen if q == question]
-        groups = group_facts(
-            facts,
-            {c.id: extracted_from(c, sources.records) for c in facts},
-            {i: r.title or "" for i, r in sources.records.items()},
-        )
+        groups = group_facts(facts, titles, {i: r.title or "" for i, r in sources.records.items()})
         ranked = sorted(groups, key=lambda g: (_RANK[g.lead.status], -len(g.supporting)))
         entries = [(g, *_entry(g, cites, sources)) for g in ranked]
         everything += entries
         lines += [f"### {clean(question)}", ""]
         lines += [f"- {text}" for _, text, _ in entries]
-        high = sum(1 for _, _, independent in entries if independent)
-        conflicts = sum(1 for group, _, _ in entries if group.conflict)
-        lines += [
-            "",
-            f"**[SYNTHESIS]** {len(entries)} finding(s) answer this: {high} rest on two or "
-            f"more independent sources, {len(entries) - high - conflicts} on a single source, "
-            f"and sources conflict on {conflicts}.",
-            "",
-        ]
+        confirmed = [group for group, _, independent in entries if independent]
+        said = conclusions.section(question, ranked, titles, confirmed)
+        lines += ["", f"**[SYNTHESIS]** {clean(said)}", ""] if said else [""]
     if not lines:
         lines = ["No accepted source stated a fact relevant to this topic.", ""]
+    decided = conclusions.comparison(run.info.topic, [g for g, _, _ in everything], titles)
+    if decided:
+        lines = [f"**[SYNTHESIS]** {clean(decided)}", "", *lines]
     best = sorted(
         everything, key=lambda e: (not e[2], _RANK[e[0].lead.status], -len(e[0].supporting))
     )

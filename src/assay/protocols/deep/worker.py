@@ -15,6 +15,7 @@ from pathlib import Path
 
 from assay.claims.extract import ClaimExtractor, extract_on_topic, record_claims
 from assay.claims.standalone import page_subject, stand_alone
+from assay.engines.extractive.asking import read_question
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
 from assay.protocols.deep.findings import Confidence, Fact, Findings, SourceNote
@@ -22,6 +23,7 @@ from assay.protocols.deep.plan import Criteria
 from assay.protocols.deep.scoring import authority, recency
 from assay.reading.relevance import Relevance, relevance
 from assay.store.runs import Run
+from assay.text import content_words
 
 MAX_SOURCES = 5
 FACTS_PER_SOURCE = 2
@@ -146,10 +148,12 @@ class Worker:
             rel = fact_relevance(self._questions, claim.text, note.title)
             angle = relevance(note.query, claim.text, title=note.title)
             confidence: Confidence = "low"  # until the planner has verified it
+            own = established(self._questions[0], claim.text, read.record.title or note.title)
             findings.facts.append(
                 Fact(
                     claim.text, note.url, source_id, claim.id, confidence, note.query,
                     round(rel.score, 3), rel.relevant, rel.relevant and angle.relevant, rel.method,
+                    established=own,
                 )
             )  # fmt: skip
         return SourceNote(
@@ -174,6 +178,18 @@ def _round_robin(
             if queues[query]:
                 chosen.append(queues[query].pop(0))
     return chosen
+
+
+def established(question: str, text: str, title: str) -> bool:
+    """Whether a fact establishes something for the sub-question ``question``: it is
+    relevant to that sub-question itself, and it (or its page's title) names one of the
+    things the sub-question names, whole (every word of "Concordia Publishing House", or
+    "Danish" of "Danish publishing houses"), when it names any."""
+    if not relevance(question, text, title=title).relevant:
+        return False
+    names = read_question(question).entities
+    said = set(content_words(f"{title} {text}"))
+    return not names or any(set(content_words(n)) <= said for n in names)
 
 
 def fact_relevance(questions: list[str], text: str, title: str) -> Relevance:

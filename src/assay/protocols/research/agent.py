@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Literal
 
 from assay.claims.assessment import RunSources
 from assay.claims.crosscheck import corroborate_and_verify
@@ -32,9 +32,7 @@ from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,
     PhaseStarted,
-    ToolOpenUrl,
     ToolReadSkill,
-    ToolWorkspace,
     WarningEvent,
 )
 from assay.gather.session import GatherSession
@@ -52,6 +50,7 @@ from assay.protocols.research.actions import (
     WebSearch,
     WritePlan,
 )
+from assay.protocols.research.codeturns import WorkspaceTurns
 from assay.protocols.research.hoploop import HopBudget, HopLoop
 from assay.protocols.research.hops import side_targets
 from assay.protocols.research.plan import Plan
@@ -89,7 +88,7 @@ class Escalate(Exception):
         self.reason = reason
 
 
-class ResearchHarness(SearchRounds):
+class ResearchHarness(SearchRounds, WorkspaceTurns):
     def __init__(
         self,
         context: RunContext,
@@ -118,6 +117,7 @@ class ResearchHarness(SearchRounds):
         self.answer = ""
         self.session: GatherSession | None = None
         self.targets: list[str] = [self.state.topic, *side_targets(self.state.topic)]
+        self.headings: dict[str, str] = {}  # a follow-up target → its findings' heading
         self.rounds = 1
         self.hops: HopLoop | None = None
         if context.model is not None and mode != "workspace":
@@ -127,6 +127,7 @@ class ResearchHarness(SearchRounds):
             budget = HopBudget(pages, settings.hop_tokens, settings.hop_seconds)
             self.hops = HopLoop(self.state.topic, budget, context.meter)
             self.state.target_sources = pages  # the code policy reads on; the loop stops it
+        self._start_code(workspace)
         self._failures = 0
         self._fallback = ExtractivePolicy()
         self._restore()
@@ -295,51 +296,9 @@ class ResearchHarness(SearchRounds):
         if read is not None:
             await self._extract(read.record.id, read.text, read.record.title)
 
-    def _workspace_action(self, action: Action) -> None:
-        workspace = self.workspace
-        if workspace is None:
-            return
-        if isinstance(action, ListWorkspaceDir):
-            entries = workspace.list_dir(action.path)
-            self.state.listed.add(action.path)
-            self.state.offered += [(e, e) for e in entries if not e.endswith("/")]
-            self._workspace_event("listWorkspaceDir", action.path, len(entries))
-        elif isinstance(action, GrepWorkspace):
-            hits = workspace.grep(action.pattern)
-            self.state.grepped.add(action.pattern)
-            # Files that match go first, listed or not: they are the ones worth reading.
-            matched = list(dict.fromkeys(path for path, _ in hits))
-            lines = {path: line for path, line in reversed(hits)}
-            rest = [o for o in self.state.offered if o[1] not in lines]
-            self.state.offered = [(lines[p], p) for p in matched] + rest
-            self._workspace_event("grepWorkspace", action.pattern, len(hits))
-        elif isinstance(action, Todo):
-            self.state.notes.append("todo: " + "; ".join(action.items))
-            self._workspace_event("todo", " | ".join(action.items), len(action.items))
-
-    async def _read_file(self, path: str) -> None:
-        if self.workspace is None or path in self.state.read:
-            return
-        self.state.read.append(path)
-        read = self.workspace.read(path, self.run.source_ledger)
-        if read is None:
-            self._warn(f"{path}: not a readable text file", "workspace")
-            return
-        record, text = read
-        self.run.events.emit(
-            ToolOpenUrl(
-                url=record.url, title=record.title, snapshot=record.snapshot, source_id=record.id
-            )
-        )
-        await self._extract(record.id, text, record.title)
-
-    def _workspace_event(
-        self, tool: Literal["grepWorkspace", "listWorkspaceDir", "todo"], argument: str, count: int
-    ) -> None:
-        self.run.events.emit(ToolWorkspace(tool=tool, argument=argument, result_count=count))
-
     def _relevance(self, text: str, title: str | None) -> Relevance:
-        return best_relevance(self.targets, text, title=page_subject(title))
+        found = best_relevance(self.targets, text, title=page_subject(title))
+        return self._code_relevance(text, found)
 
     async def _extract(self, source_id: str, text: str, title: str | None) -> None:
         """createClaim right after the source is read: each claim appended at once, with
@@ -350,17 +309,19 @@ class ResearchHarness(SearchRounds):
         reading: PageReading | None
         try:
             reading = await read_on_topic(
-                self.context.extractor, self.state.topic, text,
+                self.context.extractor, self.question, text,
                 lambda sentence: self._relevance(sentence, title).relevant,
-                title=title or "", known=known,
+                title=title or "", known=known, max_claims=self._claims_per_page,
             )  # fmt: skip
             drafts, created_by = reading.drafts, reading.created_by
+            if self.workspace is not None:  # a docstring's sentence, on one line
+                drafts = [replace(d, text=" ".join(d.text.split())) for d in drafts]
         except (InvalidOutput, ModelTimeout) as exc:
             self._warn(
                 f"claims of {source_id} by the extractive engine: the model failed ({exc})",
                 "extractor_fallback",
             )
-            drafts = await ExtractiveExtractor().extract(self.state.topic, text)
+            drafts = await ExtractiveExtractor().extract(self.question, text)
             created_by, reading = ExtractiveExtractor.name, None
         recorded = record_claims(
             self.run,
@@ -404,7 +365,10 @@ class ResearchHarness(SearchRounds):
 
     async def _synthesize(self) -> None:
         self.run.events.emit(PhaseStarted(phase="synthesize"))
-        self.answer = await write_report(self.context, self.plan, self.answer)
+        self.answer = await write_report(
+            self.context, self.plan, self.answer, where=self._where(), asked=self.question,
+            headings=self.headings,
+        )  # fmt: skip
         self.run.events.emit(PhaseFinished(phase="synthesize"))
         self._tick("synthesize")
 

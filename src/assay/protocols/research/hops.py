@@ -12,6 +12,7 @@ model, the hop loop's budget with one) and each is recorded.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -20,6 +21,7 @@ from assay.answers.kinds import names_in, shape_of
 from assay.answers.ranking import rank
 from assay.claims.relevance import recorded_relevant
 from assay.engines.extractive.planner import key_phrase
+from assay.engines.extractive.subquestions import SubQuestion, sub_questions
 from assay.gather.search.web_search import MIN_QUERIES
 from assay.store.claims import ClaimRecord
 from assay.text import content_words, raw_words
@@ -33,26 +35,26 @@ _BRIDGES = 2
 
 @dataclass(frozen=True)
 class Hop:
-    """What is still missing, the queries that look for it, and the targets that a claim
-    gathered for it is judged relevant against."""
+    """What is still missing, the queries that look for it, the targets that a claim
+    gathered for it is judged relevant against, and the heading its findings go under
+    (a reader's words, not the search string)."""
 
     missing: str
     queries: tuple[str, ...]
     targets: tuple[str, ...]
     by: Literal["model", "rule"] = "rule"
+    heading: str = ""
+
+    def headings(self) -> dict[str, str]:
+        """target → the heading its findings go under (the target itself when it is a
+        sub-question, which reads as one)."""
+        return {t: self.heading or t for t in self.targets}
 
 
 def side_targets(question: str) -> list[str]:
-    """For a yes/no or "A or B" question, one target per side: its name and what is asked
-    ("Pterocarya plant genera"), so a claim about either side counts as relevant."""
-    shape = shape_of(question)
-    if shape.kind not in ("yesno", "choice") or len(shape.options) < 2:
-        return []
-    named = set().union(*(content_words(o) for o in shape.options))
-    predicate = " ".join(
-        w for w in raw_words(key_phrase(question)) if not set(content_words(w)) <= named
-    )
-    return [f"{option} {predicate}".strip() for option in shape.options]
+    """For a yes/no or "A or B" question, one target per side: its look-up ("When was X
+    founded?", subquestions.py), so a claim about either side counts as relevant."""
+    return [sub.text for sub in sub_questions(question) if sub.angle == "side"]
 
 
 def bridge_hop(question: str, claims: Sequence[ClaimRecord], searched: set[str]) -> Hop | None:
@@ -63,13 +65,15 @@ def bridge_hop(question: str, claims: Sequence[ClaimRecord], searched: set[str])
     ranked = rank(question, [c for c in claims if recorded_relevant(c)])
     if shape.kind in ("yesno", "choice"):
         sides = [
-            target
-            for option, target in zip(shape.options, side_targets(question), strict=False)
-            if not any(
-                set(content_words(option)) <= set(content_words(r.claim.text)) for r in ranked
+            sub
+            for sub in sub_questions(question)
+            if sub.angle == "side"
+            and sub.text.lower() not in searched
+            and not any(
+                set(content_words(sub.about)) <= set(content_words(r.claim.text)) for r in ranked
             )
         ]
-        return _hop("evidence on " + ", ".join(sides), sides, searched, question) if sides else None
+        return _side_hop(sides, question) if sides else None
     # a bridge's claim must state something the question asks besides its names
     names = set().union(*(content_words(n) for n in names_in(question, skip_first=True)), set())
     asking = asked - names
@@ -84,7 +88,8 @@ def bridge_hop(question: str, claims: Sequence[ClaimRecord], searched: set[str])
             if content_words(w) and not set(content_words(w)) <= covered
         ][:4]
         quoted = [n for n in names_in(item.claim.text) if f'"{n}"' in item.claim.text]
-        for name in quoted + names_in(item.claim.text):
+        opener = _opener(item.claim.text, claims)
+        for name in [n for n in quoted + names_in(item.claim.text) if n != opener]:
             words = set(content_words(name))
             fresh = name.lower() not in searched and name not in {b for b, _ in bridges}
             if words and not words <= asked and fresh:
@@ -94,7 +99,32 @@ def bridge_hop(question: str, claims: Sequence[ClaimRecord], searched: set[str])
             break
     targets = [f"{name} {rest}".strip() for name, rest in bridges]
     found = [b for b, _ in bridges]
-    return _hop(", ".join(found), targets, searched, question, found) if bridges else None
+    hop = _hop(", ".join(found), targets, searched, question, found) if bridges else None
+    if hop is None:
+        return None
+    heading = f"About {' and '.join(found)}, which a source ties to the question"
+    return Hop(hop.missing, hop.queries, hop.targets, hop.by, heading)
+
+
+def _side_hop(sides: Sequence[SubQuestion], question: str) -> Hop:
+    """A round for the sides no relevant claim speaks of yet: their own look-ups' queries
+    ("X founded", "when was X founded"), their sub-questions as targets and headings."""
+    queries = [q for pair in zip(*(s.queries for s in sides), strict=False) for q in pair]
+    queries = list(dict.fromkeys([*queries, question]))
+    missing = "evidence on " + ", ".join(s.about for s in sides)
+    return Hop(missing, tuple(queries[: max(MIN_QUERIES, 2 * len(sides))]),
+               tuple(s.text for s in sides))  # fmt: skip
+
+
+def _opener(text: str, claims: Sequence[ClaimRecord]) -> str:
+    """The claim's first word when it is capitalised only because it opens a sentence
+    ("Every claim …", "Critics say …"): a name recurs capitalised inside a sentence of
+    some claim; a word that never does is no bridge to search for."""
+    first = text.split(" ", 1)[0].strip("\"'“‘(")
+    if not first[:1].isupper() or " " in first:
+        return ""
+    inside = re.compile(rf"(?<=[a-z,;:] ){re.escape(first)}\b")
+    return "" if any(inside.search(c.text) for c in claims) else first
 
 
 def _hop(
@@ -121,4 +151,6 @@ def follow_up(search: str, searched: set[str], question: str) -> Hop | None:
     webSearch's three queries; None when it was searched already."""
     query = " ".join(search.split())[:120]
     hop = _hop(query, [query], searched, question) if query else None
-    return Hop(hop.missing, hop.queries, hop.targets, "model") if hop is not None else None
+    if hop is None:
+        return None
+    return Hop(hop.missing, hop.queries, hop.targets, "model", f"Looked up next: {query}")

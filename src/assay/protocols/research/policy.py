@@ -6,6 +6,7 @@ and its guards are identical with and without a model.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Literal, Protocol
@@ -27,12 +28,13 @@ from assay.protocols.research.actions import (
     ReadSkill,
     ReadUrl,
     RequestFullResearch,
+    Todo,
     WebSearch,
     WritePlan,
     action_union,
 )
+from assay.protocols.research.concepts import Concept, concepts
 from assay.protocols.research.skills import BOOTSTRAP, catalog
-from assay.text import content_words
 
 Mode = Literal["web", "workspace", "ask"]
 POLICY_SEARCHES = 3
@@ -62,12 +64,24 @@ class AgentState:
     read: list[str] = field(default_factory=list)
     listed: set[str] = field(default_factory=set)
     grepped: set[str] = field(default_factory=set)
+    todo: list[str] = field(default_factory=list)
     claims: int = 0
     notes: list[str] = field(default_factory=list)
     steps_left: int = 0
 
     def unread_offers(self) -> list[tuple[str, str]]:
         return [o for o in self.offered if o[1] not in self.read]
+
+
+def code_todo(found: list[Concept], *, read: Sequence[str] = ()) -> list[str]:
+    """Code mode's todo: one step per concept, then reading and answering; ``read`` (the
+    files read) ticks every step."""
+    mark = "[x]" if read else "[ ]"
+    steps = [f"{mark} find where the code spells {c.name!r}: grep {c.pattern}" for c in found]
+    files = f": {', '.join(read[:6])}" if read else ""
+    steps += [f"{mark} read the modules that define them{files}",
+              f"{mark} answer with file:line citations"]  # fmt: skip
+    return steps[:10]
 
 
 def is_research_grade(question: str) -> bool:
@@ -111,14 +125,25 @@ class ExtractivePolicy:
         return Finish(answer="")
 
     def _workspace(self, state: AgentState) -> Action:
+        """List the root, write the todo, grep each concept in its code spellings, list
+        the folder of the best match (its neighbours may define the rest), read the files
+        that define the concepts, best first, tick the todo, finish."""
+        found = concepts(state.topic)
         if "." not in state.listed:
             return ListWorkspaceDir(path=".")
-        for word in content_words(state.topic)[:3]:
-            if word not in state.grepped:
-                return GrepWorkspace(pattern=word)
+        if not state.todo:
+            return Todo(items=code_todo(found))
+        for concept in found:
+            if concept.pattern not in state.grepped:
+                return GrepWorkspace(pattern=concept.pattern)
         unread = state.unread_offers()
+        folder = unread[0][1].rpartition("/")[0] if unread and not state.read else ""
+        if folder and folder not in state.listed:
+            return ListWorkspaceDir(path=folder)
         if len(state.read) < state.target_sources and unread:
             return ReadFile(path=unread[0][1])
+        if any(item.startswith("[ ]") for item in state.todo):
+            return Todo(items=code_todo(found, read=state.read))
         return Finish(answer="")
 
     def _ask(self, state: AgentState) -> Action:

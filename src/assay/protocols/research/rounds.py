@@ -41,6 +41,7 @@ class SearchRounds:
     plan: Plan | None
     session: GatherSession | None
     targets: list[str]
+    headings: dict[str, str]
     rounds: int
     hops: HopLoop | None
 
@@ -129,6 +130,7 @@ class SearchRounds:
             )
             self.plan.write(self.run)
         self.targets += [t for t in hop.targets if t not in self.targets]
+        self.headings.update(hop.headings())
         return await self._run_search(list(hop.queries), first=True)
 
     def _hops_stopped(self) -> bool:

@@ -17,8 +17,20 @@ from assay.store.sources import SourceLedger, SourceRecord
 
 WORKSPACE_SCHEME = "workspace://"
 MAX_FILE_BYTES = 1_000_000
-MAX_HITS = 50
+MAX_HITS = 200
+"""Files one grep reports (a broad spelling must not hide the deeper folders)."""
+LINES_PER_FILE = 20
+MAX_LINE = 400
 _SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+
+
+@dataclass(frozen=True)
+class GrepHit:
+    """One line a grep found: its file (relative to the workspace), line number and text."""
+
+    path: str
+    line: int
+    text: str
 
 
 @dataclass(frozen=True)
@@ -58,19 +70,31 @@ class Workspace:
             if not p.name.startswith(".") and p.name not in _SKIP_DIRS
         )
 
-    def grep(self, pattern: str) -> list[tuple[str, str]]:
-        """(path, first matching line) per file containing ``pattern`` (case-insensitive text)."""
-        needle = re.compile(re.escape(pattern), re.IGNORECASE)
-        hits = []
+    def grep(self, pattern: str) -> list[GrepHit]:
+        """The lines that contain ``pattern`` (case-blind text; ``a|b`` finds either; a
+        spelling of ``SHORT`` letters or fewer must end a word or a name's part, so "key"
+        finds ``api_key``, ``keys`` and ``keyStore``, not ``keywords``), at most
+        ``LINES_PER_FILE`` per file and ``MAX_HITS`` files. A line longer than
+        ``MAX_LINE`` (minified code, a data file's one line) is no place a reader looks."""
+        spellings = [p.strip() for p in pattern.split("|") if p.strip()]
+        if not spellings:
+            return []
+        needle = re.compile("|".join(map(_spelled, spellings)))
+        hits: list[GrepHit] = []
+        files = 0
         for path in self.files():
             text = _text(path)
             if text is None:
                 continue
-            for line in text.splitlines():
-                if needle.search(line):
-                    hits.append((str(path.relative_to(self.root)), line.strip()[:160]))
-                    break
-            if len(hits) >= MAX_HITS:
+            relative = str(path.relative_to(self.root))
+            found = [
+                GrepHit(relative, number, line.strip()[:160])
+                for number, line in enumerate(text.splitlines(), start=1)
+                if len(line) <= MAX_LINE and needle.search(line)
+            ][:LINES_PER_FILE]
+            hits += found
+            files += bool(found)
+            if files >= MAX_HITS:
                 break
         return hits
 
@@ -92,6 +116,22 @@ class Workspace:
             accessed_at=utc_now(),
         )
         return record, text
+
+
+SHORT = 4
+
+
+def _spelled(spelling: str) -> str:
+    """The regex of one spelling: literal and case-blind, and for a short one, a word or
+    a name's part of its own (``api_key``, ``apiKey``, ``keys``; not ``keywords``,
+    ``monkey``)."""
+    quoted = re.escape(spelling)
+    if len(spelling) > SHORT:
+        return f"(?i:{quoted})"
+    # its own word or name part: after a non-letter, or capitalised after a lower-case
+    # letter (``apiKey``); then a non-letter, a plural, or the next part's capital
+    start = f"(?:(?<![A-Za-z])(?i:{quoted})|(?<=[a-z]){re.escape(spelling.capitalize())})"
+    return f"{start}(?i:s|es)?(?![a-z])"
 
 
 def _text(path: Path) -> str | None:

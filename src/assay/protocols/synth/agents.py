@@ -5,7 +5,8 @@ differ from what the other searchers are likely to try; the others by a query st
 their own, ``asking.STRATEGIES``), gathers with its OWN GatherSession (its own search
 tool), then writes from the sentences of what it read that are relevant to the topic:
 
-- the extractive agent keeps those sentences, verbatim, one paragraph per source;
+- the extractive agent keeps those sentences, verbatim, in 3–5 paragraphs by theme
+  (narrative.py: what they say, the answer first, never one paragraph per page);
 - an LLM agent writes prose from them (``report.prose``): each sentence names the numbered
   sentences it rests on, becomes a claim citing their sources, and is kept only when
   their quotes support it (``claims.grounding``);
@@ -41,6 +42,8 @@ from assay.report.prose import Prose, Statement, prose_from, prose_request
 
 READ_SOURCES = 3
 QUERIES = 3
+NARRATIVE_SENTENCES = 6
+"""Sentences an LLM searcher writes: enough for 3 to 5 paragraphs of one to two each."""
 T = TypeVar("T", bound=BaseModel)
 
 
@@ -112,13 +115,9 @@ def statements(found: list[Written]) -> list[Statement]:
     return [Statement(w.text, (w.text,)) for w in found]
 
 
-def from_prose(prose: Prose, found: list[Written]) -> list[list[Written]]:
-    """The written sentences as one paragraph, each citing its statements' sources."""
-    paragraph = []
-    for sentence in prose.sentences:
-        cites = list(dict.fromkeys(c for n in sentence.cites for c in found[n - 1].cites))
-        paragraph.append(Written(sentence.text, cites))
-    return [paragraph] if paragraph else []
+def titles_of(gathered: Gathered) -> list[str]:
+    """The titles of the sources a narrative cites, in citation order ([1] first)."""
+    return [source.record.title or "" for source in gathered.sources]
 
 
 class Arrangement(BaseModel):
@@ -178,24 +177,17 @@ def _chunks(items: list[int], parts: int) -> list[list[int]]:
     return [chunk for chunk in out if chunk]
 
 
-def by_source(found: list[Written], sources: int) -> list[list[Written]]:
-    """Verbatim sentences, one paragraph per source (3–5 paragraphs when there is enough)."""
-    paragraphs = [[w for w in found if w.cites == [n]] for n in range(1, sources + 1)]
-    paragraphs = [p for p in paragraphs if p]
-    if 0 < len(paragraphs) < 3 and len(found) >= 3:
-        paragraphs = [[found[i] for i in chunk] for chunk in _chunks(list(range(len(found))), 3)]
-    return paragraphs[:5]
-
-
 class ExtractiveWorker(CodeQueries):
-    """No model: verbatim relevant sentences, one paragraph per source (3–5 when there is
-    enough)."""
+    """No model: verbatim relevant sentences in 3–5 thematic paragraphs (narrative.py)."""
 
     def poke(self, text: str) -> None:
         """Never silent: it has nothing to wrap up."""
 
     async def write(self, task: str, topic: str, gathered: Gathered) -> list[list[Written]]:
-        return by_source(candidates(topic, gathered, per_source=2), len(gathered.sources))
+        from assay.protocols.synth.narrative import paragraphs  # it shapes these Written
+
+        found = candidates(topic, gathered, per_source=2)
+        return paragraphs(topic, found, titles_of(gathered))
 
     async def arrange(self, task: str, statements: list[str]) -> list[list[int]]:
         return _chunks(list(range(1, len(statements) + 1)), min(5, max(1, len(statements) // 2)))
@@ -268,16 +260,20 @@ class ModelWorker:
         found = candidates(topic, gathered, per_source=4)
         if not found:
             return []
-        prose = await self.compose(task, topic, statements(found))
-        if not prose.written:  # nothing usable or grounded: the sentences themselves
-            return by_source(found, len(gathered.sources))
-        return from_prose(prose, found)
+        from assay.protocols.synth.narrative import paragraphs, written_paragraphs
 
-    async def compose(self, task: str, topic: str, statements: list[Statement]) -> Prose:
+        prose = await self.compose(task, topic, statements(found), sentences=NARRATIVE_SENTENCES)
+        if not prose.written:  # nothing usable or grounded: the sentences themselves
+            return paragraphs(topic, found, titles_of(gathered))
+        return written_paragraphs(topic, prose, found, titles_of(gathered))
+
+    async def compose(
+        self, task: str, topic: str, statements: list[Statement], *, sentences: int = 5
+    ) -> Prose:
         """Prose over the numbered statements, each sentence grounded in what it cites."""
         if not statements:
             return Prose()
-        request = prose_request(topic, statements, sentences=5, task=task)
+        request = prose_request(topic, statements, sentences=sentences, task=task)
         try:
             reply = await self._ask(request.prompt, request.system, request.output)
         except (InvalidOutput, ModelTimeout):

@@ -54,8 +54,9 @@ def _words(units: list[Unit]) -> int:
 
 
 def summary_units(s: Synthesis) -> list[Unit]:
-    """The summary's sentences, held to 200–400 words (see the module docstring); a claim
-    the answer line says word for word is not said again."""
+    """The summary's sentences, held to 200–400 words (see the module docstring); what
+    the answer line says word for word is not said again (not as a claim, a quote or a
+    written summary; a conflict that includes it calls it the answer above)."""
     said = restated(s)
     units: list[Unit] = []
     for theme in s.themes:
@@ -93,7 +94,32 @@ def summary_units(s: Synthesis) -> list[Unit]:
             break
         units.append(unit)
         count += word_count(unit.text)
-    return _trimmed(s, units)
+    return _trimmed(s, [u for u in (_unsaid(s, unit) for unit in units) if u is not None])
+
+
+MIN_ANSWER_WORDS = 4
+"""A shorter answer ("1770", "Copenhagen") is a value, which sentences may well repeat."""
+
+
+def _unsaid(s: Synthesis, unit: Unit) -> Unit | None:
+    """``unit`` without the answer line's sentence, word for word: a quote or a written
+    summary that says it goes; a conflict that includes it names it as the answer above."""
+    if s.answer is None or not s.answer.found:
+        return unit
+    answer = _plain(s.answer.text)
+    if len(answer.split()) < MIN_ANSWER_WORDS or answer not in _plain(
+        _NOT_WORDS.sub(" ", unit.text)
+    ):
+        return unit
+    if unit.text.startswith("Sources disagree: "):
+        shown = neutralize(" ".join(s.answer.text.split())).rstrip(" .")
+        kept = re.sub(re.escape(shown), "the answer above", unit.text, count=1, flags=re.I)
+        return Unit(kept, unit.claim_ids, unit.paragraph, unit.rank)
+    return None
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split()).casefold()
 
 
 def _trimmed(s: Synthesis, units: list[Unit]) -> list[Unit]:

@@ -3,8 +3,8 @@
 Themes come from a model when one is configured (``model_themes``: a typed call whose
 theme summaries must cite a finding in every sentence and use no vague attribution — a
 reply that breaks either rule is fed back for a bounded retry) and otherwise from the
-extractive engine (``extractive_themes``: the content words and two-word phrases the
-findings of several sources share, the topic's own words left out).
+extractive engine (``extractive_themes``, themes.py: the phrases, names and entity/slot
+groups the findings of several sources share, never a lone word).
 
 Conflicts are only ever between statements about one subject and one slot
 (``claims.conflict``, each statement read with the title of its page: two aircraft of one
@@ -31,6 +31,7 @@ from assay.claims.engine import extracted_from
 from assay.claims.normalize import numbers_in
 from assay.models import Model, typed_call
 from assay.models.usage import UsageMeter
+from assay.protocols.web_research import themes
 from assay.protocols.web_research.antipatterns import sentence_problems, split_claim_sentences
 from assay.protocols.web_research.results import (
     MIN_SOURCES,
@@ -41,12 +42,12 @@ from assay.protocols.web_research.results import (
     Theme,
 )
 from assay.store.claims import ClaimRecord
-from assay.text import content_words, is_content, raw_words, stem, words
+from assay.text import content_words, words
 
-MAX_THEMES = 5
+MAX_THEMES = themes.MAX_THEMES
 MAX_CONFLICTS = 10
 """Pairs of disagreeing claims flagged at most (each claim in one pair at most)."""
-OTHER = "Other findings"
+OTHER = themes.OTHER
 CLAIM_REF = re.compile(r"\[(claim_\d+(?:\s*,\s*claim_\d+)*)\]")
 _NEGATIONS = frozenset(["not", "no", "never", "none", "nor", "neither", "without", "cannot"])
 
@@ -96,55 +97,14 @@ def confidence(statuses: Sequence[str], sources: int) -> Confidence:
     return "medium" if 2 * supported >= total else "low"
 
 
-def _terms(text: str) -> list[tuple[str, str]]:
-    """(key, as written) for each content word and each pair of adjacent content words."""
-    tokens = [(w, raw) for w, raw in zip(words(text), raw_words(text), strict=True)]
-    out: list[tuple[str, str]] = []
-    previous: tuple[str, str] | None = None
-    for word, raw in tokens:
-        if not is_content(word) or word.endswith("n't"):
-            previous = None
-            continue
-        out.append((stem(word), raw))
-        if previous is not None:
-            out.append((f"{previous[0]} {stem(word)}", f"{previous[1]} {raw}"))
-        previous = (stem(word), raw)
-    return out
-
-
 def extractive_themes(synthesis: Synthesis) -> list[Theme]:
-    """Greedy: the term shared by the most sources (at least two), then by the most claims,
-    names a theme of every claim containing it; repeat on the rest, at most five themes,
-    then "Other findings"."""
-    topic = set(content_words(synthesis.topic))
+    """The common themes without a model (themes.py: phrases or entity/slot groups two or
+    more sources share, never a lone word), then "Other findings"."""
+    records = {f.record.id: f.record for f in synthesis.findings}
+    titles = {c: extracted_from(claim, records) for c, claim in synthesis.claims.items()}
     sources = {c: set(synthesis.urls_of(c)) for c in synthesis.claims}
-    terms: dict[str, tuple[str, set[str]]] = {}
-    for claim_id, claim in synthesis.claims.items():
-        for key, shown in _terms(claim.text):
-            if set(key.split()) & topic:
-                continue
-            terms.setdefault(key, (shown, set()))[1].add(claim_id)
-    left = list(synthesis.claims)
-    themes: list[Theme] = []
-    while left and len(themes) < MAX_THEMES:
-        best: tuple[tuple[int, int, int], str] | None = None
-        for key, (_, ids) in terms.items():
-            open_ids = [c for c in left if c in ids]
-            reach = len(set().union(*(sources[c] for c in open_ids))) if open_ids else 0
-            if reach < 2:
-                continue  # a theme is common: at least two sources share it
-            score = (reach, len(open_ids), " " in key)
-            if best is None or score > best[0]:
-                best = (score, key)
-        if best is None:
-            break
-        shown, ids = terms[best[1]]
-        members = tuple(c for c in left if c in ids)
-        themes.append(Theme(shown[:1].upper() + shown[1:], members))
-        left = [c for c in left if c not in members]
-    if left:
-        themes.append(Theme(OTHER, tuple(left)))
-    return themes
+    found = themes.extractive_themes(synthesis.topic, synthesis.claims, sources, titles)
+    return [Theme(name, ids) for name, ids in found]
 
 
 SYSTEM = """You group research FINDINGS about a TOPIC into common themes. Answer with JSON only.
