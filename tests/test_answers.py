@@ -356,3 +356,16 @@ def test_a_model_yes_no_stands_where_a_rule_reads_its_claims_otherwise() -> None
     assert [(f.rule, f.rule_answer, f.model_answer) for f in found.flags] == [  # type: ignore[attr-defined]
         ("extractive:yesno", "no", "yes")
     ]
+
+
+def test_a_common_noun_in_a_claim_does_not_name_a_side_that_capitalises_it() -> None:
+    claims = [
+        claim(
+            1,
+            "Founded in 1770 by Soren Gyldendal, Gyldendal is the largest publishing house "
+            "in Denmark.",
+        ),
+        claim(2, "Concordia Publishing House was founded in 1869 in St. Louis."),
+    ]
+    question = "Which was founded first, Concordia Publishing House or Gyldendal?"
+    assert answer(question, claims).text == "Gyldendal"  # type: ignore[attr-defined]

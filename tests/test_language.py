@@ -324,3 +324,19 @@ def test_the_api_takes_a_language_and_refuses_an_unknown_one(
     info = json.loads((run / "run.json").read_text())
     assert info["language"] == "de" and info["config"]["language"] == "de"
     assert "## Zusammenfassung" in (run / "report.md").read_text()
+
+
+def test_an_answers_flag_and_dropped_sentences_are_said_in_the_runs_language() -> None:
+    from assay.answers.flags import AnswerFlag, agree
+    from assay.answers.kinds import shape_of
+    from assay.protocols.research.synthesis import _flag_line
+
+    flag = AnswerFlag("extractive:number", "41", "")
+    assert _flag_line(flag).startswith("Flag: the rule extractive:number reads the claims as")
+    with using_language("de"):
+        line = _flag_line(flag)
+        assert line.startswith("Hinweis: die Regel") and "keine Antwort" in line
+        assert detect_language(line) != "en"
+    # two answers that are the same number agree: no flag for "41" against "41"
+    assert agree(shape_of("Wie hoch ist der Turm?"), "41", "41")
+    assert not agree(shape_of("How tall is the tower?"), "41", "42")

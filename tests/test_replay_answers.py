@@ -25,7 +25,9 @@ REPLAY = Path(__file__).parent / "data" / "replay"
 FLOORS = {  # (data set, split): (EM, F1)
     ("popqa", "tune"): (0.62, 0.66),
     ("popqa", "held"): (0.52, 0.55),
-    ("hotpotqa", "tune"): (0.28, 0.36),
+    # 0.30 / 0.378 before a capitalised name word had to stand in a claim's name: the one
+    # question lost was answered from "Cryptantha pterocarya", another plant than Pterocarya
+    ("hotpotqa", "tune"): (0.28, 0.35),
     ("hotpotqa", "held"): (0.28, 0.31),
 }
 
