@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 from assay.answers import Answer, answer_question
-from assay.gather.tokens import estimate_tokens
 from assay.models.testing import ScriptedModel
 from assay.reading.passages import Page, ReadingBudget
+from assay.reading.tokens import estimate_tokens
 from assay.store.claims import ClaimRecord, Evidence
 
 QUIST = (

@@ -29,10 +29,10 @@ from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
 from assay.claims.passages import claim_passage
-from assay.gather.tokens import estimate_tokens
 from assay.models import InvalidOutput, ModelTimeout
 from assay.models.step import ModelStep
 from assay.reading.passages import Page, Passage, merged
+from assay.reading.tokens import estimate_tokens
 from assay.text import Sentence, content_words
 
 SYSTEM = """You answer a QUESTION using only the numbered CLAIMS, which were checked

@@ -22,7 +22,7 @@ from assay.gather.extract import Extracted, extract
 from assay.gather.fetch.page import FetchedPage
 from assay.gather.index import LocalIndex
 from assay.gather.reliability import reliability_of
-from assay.gather.tokens import TokenWindow, estimate_tokens, truncate_to_tokens
+from assay.reading.tokens import TokenWindow, estimate_tokens, truncate_to_tokens
 from assay.store.eventlog import utc_now
 from assay.store.runs import Run
 from assay.store.sources import SourceRecord

@@ -2,7 +2,7 @@
 tokenizer endpoint, a conservative estimate everywhere else.
 
 - ``TokenCounter`` estimates: the larger of ``ceil(chars / 4)`` and the word-based estimate
-  of ``gather.tokens`` (which errs high on English prose); no request is made.
+  of ``reading.tokens`` (which errs high on English prose); no request is made.
 - ``ServerTokenizer`` asks llama.cpp's llama-server: ``POST {root}/tokenize`` with
   ``{"content": text}`` answers ``{"tokens": [...]}`` (exact, the model's own vocabulary),
   and ``GET {root}/props`` tells the context each slot has (``default_generation_settings
@@ -18,8 +18,8 @@ import math
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from assay.gather.tokens import estimate_tokens
 from assay.models.guard import check_model_requests_allowed
+from assay.reading.tokens import estimate_tokens
 
 if TYPE_CHECKING:
     import httpx2

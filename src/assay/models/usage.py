@@ -1,7 +1,7 @@
 """Token and cost accounting, per model call and per run.
 
 Token counts are the endpoint's where it reports them; otherwise they are estimated from
-the text (``assay.gather.tokens.estimate_tokens``) and the record says ``estimated=True``.
+the text (``assay.reading.tokens.estimate_tokens``) and the record says ``estimated=True``.
 Cost is computed only where the model's profile has a price.
 
 A ``UsageMeter`` adds calls up for a run and hands each call, with the new totals, to its
@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.events import Usage
-from assay.gather.tokens import estimate_tokens
 from assay.models.base import Reply, Request
 from assay.models.profiles import ModelProfile
+from assay.reading.tokens import estimate_tokens
 
 
 @dataclass(frozen=True)

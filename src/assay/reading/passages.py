@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from assay.gather.tokens import estimate_tokens
+from assay.reading.tokens import estimate_tokens
 from assay.text import Sentence, split_sentences
 
 PASSAGE_TOKENS = 160

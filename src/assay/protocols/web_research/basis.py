@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from assay.gather.tokens import estimate_tokens
 from assay.protocols.web_research.results import Skipped, SourceFindings
 from assay.reading.relevance import relevance
+from assay.reading.tokens import estimate_tokens
 from assay.store.claims import ClaimRecord
 
 
