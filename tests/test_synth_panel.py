@@ -269,7 +269,7 @@ def test_every_fact_check_row_is_an_event_for_the_live_matrix(
 ) -> None:
     from collections import Counter
 
-    from assay.protocols.synth.matrix import parse_fact_checks
+    from assay.protocols.synth.matrix import load_panel, parse_fact_checks
 
     result = run(isolated_home, roster(tarn))
     log = read_jsonl(Path(result.run_dir) / "run.log.jsonl").records
@@ -281,5 +281,11 @@ def test_every_fact_check_row_is_an_event_for_the_live_matrix(
          for f in parse_fact_checks(report) for verdict, n in f.counts.items()}
     )  # fmt: skip
     assert events and events == +tables
+    # synth.json, what the interfaces read, holds the matrix the report's tables show
+    panel = load_panel(Path(result.run_dir))
+    assert panel.chief == result.chief_author
+    assert [(c.checker, c.author, c.counts, c.blocked) for c in panel.checks] == [
+        (c.checker, c.author, c.counts, c.blocked) for c in parse_fact_checks(report)
+    ]
     claims = {c.id for c in ClaimLedger(Path(result.run_dir)).claims()}
     assert all(d["checkId"] in claims for d in checked)

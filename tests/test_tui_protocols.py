@@ -24,9 +24,10 @@ from assay.events import (
     Signal,
     WarningEvent,
 )
+from assay.protocols.synth.matrix import parse_fact_checks
 from assay.store.runs import Run, RunStore
 from assay.tui import DEFAULT_PANES, AssayApp
-from assay.tui.protocol_panes import DirectionsPane, PanelPane, parse_fact_checks
+from assay.tui.protocol_panes import DirectionsPane, PanelPane
 from conftest import make_run
 
 CHECKS_OK = {"sources": True, "quotes": True, "coverage": True, "recency": True}

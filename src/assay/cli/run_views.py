@@ -11,7 +11,7 @@ from rich.table import Table
 from assay.cli.options import CommonOptions
 from assay.cli.output import console, err_console, plain, print_json, shown
 from assay.cli.runs_table import runs_table
-from assay.store.runs import REPORT_FILE, Run, RunStore
+from assay.store.runs import Run, RunStore
 from assay.store.summary import run_summary
 from assay.timeline import describe
 
@@ -68,10 +68,9 @@ def show_run(run_id: str, home: Path | None, *, as_json: bool, follow: bool) -> 
 
 
 def _print_verdict_matrix(run: Run) -> None:
-    from assay.protocols.synth.matrix import VERDICTS, parse_fact_checks
+    from assay.protocols.synth.matrix import VERDICTS, load_panel
 
-    report = run.dir / REPORT_FILE
-    checks = parse_fact_checks(report.read_text(encoding="utf-8")) if report.is_file() else []
+    checks = load_panel(run.dir).checks
     if not checks:
         return
     table = Table("checker → author", *VERDICTS, "blocked", title="verdict matrix")

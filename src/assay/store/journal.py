@@ -13,12 +13,16 @@ Records can also be changed in memory only (``stage``) and written together late
 so a pass over n claims rewrites the file a bounded number of times instead of n times.
 A record edited in place without changing the file's size or time within one clock tick
 can go unseen by a journal already open; ``assay verify`` always reads the files afresh.
+
+A journal is its file's writer, not a follower of another's (that is ``store.tail``): it
+takes as an append only what it wrote itself, and reads any other change again whole,
+since a ledger is also rewritten (``flush``) and an inode can be reused by a replacement.
+The file's state (``store.tail.FileState``) is what tells it nothing changed.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,21 +31,9 @@ from typing import Any, Generic, TypeVar
 
 from assay.store.atomic import atomic_write_bytes
 from assay.store.jsonl import append_jsonl_many, encode_line, parse_lines
+from assay.store.tail import FileState
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class _Seen:
-    """What the file looked like after the last read or write."""
-
-    inode: int
-    size: int
-    mtime_ns: int
-
-    @classmethod
-    def of(cls, stat: os.stat_result) -> _Seen:
-        return cls(stat.st_ino, stat.st_size, stat.st_mtime_ns)
 
 
 @dataclass
@@ -60,7 +52,7 @@ class Journal(Generic[T]):
     _index: dict[str, int] = field(default_factory=dict, repr=False)
     _aliases: dict[str, int] = field(default_factory=dict, repr=False)
     _staged: dict[str, T] = field(default_factory=dict, repr=False)
-    _seen: _Seen | None = field(default=None, repr=False)
+    _seen: FileState | None = field(default=None, repr=False)
     _offset: int = 0  # bytes of whole lines read so far
 
     def items(self) -> list[T]:
@@ -139,9 +131,9 @@ class Journal(Generic[T]):
             self._set(kept)
             self._staged.clear()
             self._offset = len(data)
-            self._seen = _Seen.of(self.path.stat())
+            self._seen = FileState.of(self.path.stat())
 
-    def _sync(self, appended: tuple[_Seen | None, int] | None = None) -> None:
+    def _sync(self, appended: tuple[FileState | None, int] | None = None) -> None:
         """Bring memory in step with the file. Only this journal's own append is read as
         an append (the file grew by exactly what it wrote); any other change, by another
         writer, is read again whole, since an inode can be reused by a replacement."""
@@ -152,7 +144,7 @@ class Journal(Generic[T]):
                 self._set([])
                 self._seen, self._offset = None, 0
             return
-        seen = _Seen.of(stat)
+        seen = FileState.of(stat)
         if seen == self._seen:
             return
         ours = (

@@ -1,13 +1,15 @@
 """Run directories: one per run under ``$ASSAY_HOME/runs/<run-id>/``.
 
     run.json          RunInfo: topic, protocol, settings snapshot, status, timestamps, usage
-    plan.md           the plan, rewritten atomically as checkboxes are ticked
+    plan.json         a research run's plan as data (what a resume reads)
+    plan.md           the plan rendered, rewritten atomically as checkboxes are ticked
     sources.jsonl     one record per fetched source        (store.sources)
     snapshots/*.md    the saved text of each source         (store.sources)
     chain.jsonl       a hash chain over every file here     (store.chain)
     claims.jsonl      one record per claim                  (store.claims)
     run.log.jsonl     the event log                         (store.eventlog)
     report.md         the report (report.json for structured output)
+    synth.json        a synth run's chief author and verdict matrix as data
 
 Appends are durable lines; rewritten files are replaced atomically. A run whose status
 says "running" but whose process is gone is shown as interrupted.
@@ -39,8 +41,10 @@ from assay.store.sources import SourceLedger
 RunStatus = Literal["running", "done", "failed", "interrupted"]
 RUN_FILE = "run.json"
 PLAN_FILE = "plan.md"
+PLAN_STATE_FILE = "plan.json"
 REPORT_FILE = "report.md"
 REPORT_JSON_FILE = "report.json"
+SYNTH_STATE_FILE = "synth.json"
 
 
 class UsageTotals(BaseModel):

@@ -2,16 +2,15 @@
 
 ``RunWatcher.poll()`` stats the run's files and re-reads only those whose size, mtime or
 inode changed (rewritten files are replaced atomically, so the inode changes too). The
-event log is append-only and is read incrementally from the last whole line; a torn last
-line is left unread until it is completed, and is reported as a problem only when asked
-(it is normal for an instant while a writer is mid-append). ``RunsIndex`` does the same
-for the runs list. Nothing here imports Textual: the TUI only renders what these return.
+event log is followed by ``store.tail.JsonlTail`` (incrementally, a torn last line left
+unread until it is completed, a replaced log read again); an event already shown (by
+``seq``) is not shown again, and a torn line is reported as a problem only when asked (it
+is normal for an instant while a writer is mid-append). ``RunsIndex`` does the same for
+the runs list. Nothing here imports Textual: the TUI only renders what these return.
 """
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,17 +20,9 @@ from assay.store.claims import CLAIMS_FILE
 from assay.store.eventlog import LOG_FILE
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE, REPORT_FILE, RUN_FILE, RunInfo, RunStore, load_info
+from assay.store.tail import FileState, JsonlTail, file_state
 
-Signature = tuple[int, int, int]  # size, mtime_ns, inode
 TORN_LINE = "run.log.jsonl: the last line is torn (an interrupted write) and was skipped"
-
-
-def signature(path: Path) -> Signature | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_size, stat.st_mtime_ns, stat.st_ino
 
 
 def engine_of(info: RunInfo) -> str:
@@ -67,53 +58,6 @@ class RunDelta:
         )
 
 
-class LogTail:
-    """Reads an append-only JSONL file from where the previous read stopped."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.offset = 0
-        self.line_number = 0
-        self.last_seq = -1
-        self.pending = b""  # bytes of an incomplete last line
-        self.bad_lines: list[int] = []
-        self._inode: int | None = None
-
-    def read_new(self) -> list[dict[str, Any]]:
-        try:
-            with self.path.open("rb") as handle:
-                stat = os.fstat(handle.fileno())
-                if stat.st_ino != self._inode or stat.st_size < self.offset:
-                    self.offset, self.line_number, self._inode = 0, 0, stat.st_ino
-                if stat.st_size == self.offset:
-                    return []
-                handle.seek(self.offset)
-                data = handle.read()
-        except FileNotFoundError:
-            return []
-        *lines, self.pending = data.split(b"\n")
-        self.offset += len(data) - len(self.pending)
-        records = []
-        for line in lines:
-            self.line_number += 1
-            record = _parse(line)
-            if record is None:
-                if line.strip():
-                    self.bad_lines.append(self.line_number)
-                continue
-            seq = record.get("seq")
-            if isinstance(seq, int):
-                if seq <= self.last_seq:
-                    continue  # already shown (the file was rewritten or re-read)
-                self.last_seq = seq
-            records.append(record)
-        return records
-
-    @property
-    def torn(self) -> bool:
-        return bool(self.pending.strip())
-
-
 class RunWatcher:
     """Polls one run directory; see the module docstring."""
 
@@ -121,13 +65,14 @@ class RunWatcher:
         self.dir = run_dir
         self.text_files = text_files
         self.info: RunInfo | None = None
-        self.log = LogTail(run_dir / LOG_FILE)
-        self._seen: dict[str, Signature | None] = {}
+        self.log = JsonlTail(run_dir / LOG_FILE)
+        self.last_seq = -1  # the last event shown: a re-read log shows nothing twice
+        self._seen: dict[str, FileState | None] = {}
         self._reported_bad = 0
         self._polled = False
 
     def _changed(self, name: str) -> bool:
-        sig = signature(self.dir / name)
+        sig = file_state(self.dir / name)
         if name in self._seen and self._seen[name] == sig:
             return False
         self._seen[name] = sig
@@ -142,7 +87,7 @@ class RunWatcher:
             except AssayError as exc:
                 self._seen.pop(RUN_FILE, None)  # a half-visible rewrite: try again next time
                 delta.problems.append(str(exc))
-        delta.events = self.log.read_new()
+        delta.events = self._new_events()
         new_bad = self.log.bad_lines[self._reported_bad :]
         self._reported_bad = len(self.log.bad_lines)
         delta.problems += [f"run.log.jsonl: line {n} is not a JSON record" for n in new_bad]
@@ -154,6 +99,17 @@ class RunWatcher:
             if self._changed(name):
                 delta.texts[name] = _read_text(self.dir / name)
         return delta
+
+    def _new_events(self) -> list[dict[str, Any]]:
+        fresh = []
+        for record in self.log.read_new():
+            seq = record.get("seq")
+            if isinstance(seq, int):
+                if seq <= self.last_seq:
+                    continue  # already shown (the file was rewritten or re-read)
+                self.last_seq = seq
+            fresh.append(record)
+        return fresh
 
     def status(self) -> str:
         """The run's effective status (a "running" run whose process is gone is interrupted)."""
@@ -214,7 +170,7 @@ class RunsIndex:
 
     def __init__(self, store: RunStore) -> None:
         self.store = store
-        self._cache: dict[str, tuple[Signature | None, Signature | None, RunInfo, int, int]] = {}
+        self._cache: dict[str, tuple[FileState | None, FileState | None, RunInfo, int, int]] = {}
 
     def ids(self) -> list[str]:
         return self.store.ids()
@@ -223,8 +179,8 @@ class RunsIndex:
         rows, cache = [], {}
         for run_id in self.store.ids():
             directory = self.store.root / run_id
-            info_sig = signature(directory / RUN_FILE)
-            claims_sig = signature(directory / CLAIMS_FILE)
+            info_sig = file_state(directory / RUN_FILE)
+            claims_sig = file_state(directory / CLAIMS_FILE)
             cached = self._cache.get(run_id)
             if cached and cached[:2] == (info_sig, claims_sig):
                 info, verified, total = cached[2:]
@@ -258,11 +214,3 @@ def _read_text(path: Path) -> str | None:
         return path.read_text(encoding="utf-8", errors="replace")
     except (FileNotFoundError, IsADirectoryError):
         return None
-
-
-def _parse(line: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    return value if isinstance(value, dict) else None

@@ -8,18 +8,17 @@ then one row per direction — its worker's phase events, its score and four che
 ``PanelPane`` (synth runs) shows the agents with the roles their signals reveal
 ([PHASE1_DONE]: searcher, [PHASE2_DONE]: fact-checker, [DONE]: chief author) and their
 last signal, the current phase, and the verdict matrix: for each checker → author pair,
-the VERIFIED / FALSE / UNVERIFIABLE counts of report.md's "### A Fact-Check of B" table,
-re-read whenever report.md is rewritten (the log carries no per-row verdicts).
+the VERIFIED / FALSE / UNVERIFIABLE counts synth.json records (``synth.matrix``), re-read
+whenever it is rewritten; report.md is read only for a run older than synth.json.
 """
 
 from __future__ import annotations
 
-from assay.protocols.synth.matrix import parse_fact_checks
 from assay.tui.deep_pane import DirectionsPane
 from assay.tui.panes import BASE_PANES, RunPane
 from assay.tui.synth_pane import PanelPane
 
-__all__ = ["DEFAULT_PANES", "PROTOCOL_PANES", "DirectionsPane", "PanelPane", "parse_fact_checks"]
+__all__ = ["DEFAULT_PANES", "PROTOCOL_PANES", "DirectionsPane", "PanelPane"]
 
 PROTOCOL_PANES: tuple[type[RunPane], ...] = (DirectionsPane, PanelPane)
 DEFAULT_PANES: tuple[type[RunPane], ...] = (*BASE_PANES, *PROTOCOL_PANES)

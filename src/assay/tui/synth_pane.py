@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,12 +10,11 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
-from assay.protocols.synth.matrix import VERDICTS, FactCheck, parse_fact_checks
-from assay.store.runs import REPORT_FILE
+from assay.errors import IntegrityError
+from assay.protocols.synth.matrix import VERDICTS, FactCheck, PanelState, legacy_panel, parse_panel
+from assay.store.runs import REPORT_FILE, SYNTH_STATE_FILE
 from assay.tui.follow import RunDelta
 from assay.tui.panes import RunPane, table_cells
-
-_CHIEF = re.compile(r"^\*\*Chief Author:\*\*\s*(?P<name>.+?)\s*$", re.MULTILINE)
 
 
 @dataclass
@@ -49,7 +47,8 @@ class PanelPane(RunPane):
     pane_title = "Panel"
     key = "m"
     protocols = frozenset({"synth"})
-    text_files = (REPORT_FILE,)
+    text_files = (SYNTH_STATE_FILE, REPORT_FILE)
+    """synth.json holds the matrix; report.md is read only for a run older than it."""
     AGENT_COLUMNS = ("agent", "roles", "last signal", "detail")
     MATRIX_COLUMNS = ("checker", "author", *VERDICTS)
     DEFAULT_CSS = """
@@ -66,6 +65,7 @@ class PanelPane(RunPane):
         self.ending: str | None = None  # [DONE], or the halting signal
         self.fact_checks: list[FactCheck] = []
         self.chief: str | None = None
+        self.has_state = False  # the run has synth.json: its report.md is never parsed
 
     def compose(self) -> ComposeResult:
         yield Static("phase: not started", id="panel-phase")
@@ -104,6 +104,7 @@ class PanelPane(RunPane):
         self.agents.clear()
         self.phase, self.ending, self.chief = "not started", None, None
         self.fact_checks = []
+        self.has_state = False
         self.query_one("#panel-agents", DataTable).clear()
         self.query_one("#panel-matrix", DataTable).clear()
         self.query_one("#panel-phase", Static).update("phase: not started")
@@ -115,12 +116,11 @@ class PanelPane(RunPane):
         agents_changed = False
         for record in delta.events:
             agents_changed |= self._take(str(record.get("type")), record.get("data") or {})
-        if REPORT_FILE in delta.texts:
-            text = delta.texts[REPORT_FILE] or ""
-            self.fact_checks = parse_fact_checks(text)
-            chief = _CHIEF.search(text)
-            if chief:
-                self.chief = chief["name"]
+        state = self._state(delta)
+        if state is not None:
+            self.fact_checks = list(state.checks)
+            if state.chief:
+                self.chief = state.chief
                 self._agent(self.chief).roles.add("chief author")
             for check in self.fact_checks:
                 self._agent(check.checker).roles.add("fact-checker")
@@ -130,6 +130,20 @@ class PanelPane(RunPane):
         if agents_changed:
             self._show_agents()
         self.query_one("#panel-phase", Static).update(Text(self.phase_line))
+
+    def _state(self, delta: RunDelta) -> PanelState | None:
+        """The panel's state when synth.json (or, for an older run, report.md) changed."""
+        text = delta.texts.get(SYNTH_STATE_FILE)
+        if text is not None:
+            self.has_state = True
+            try:
+                return parse_panel(text)
+            except IntegrityError as exc:
+                self.notify(str(exc), severity="warning")
+                return None
+        if REPORT_FILE in delta.texts and not self.has_state:
+            return legacy_panel(delta.texts[REPORT_FILE] or "")
+        return None
 
     def _agent(self, name: str) -> AgentState:
         return self.agents.setdefault(name, AgentState(name))

@@ -10,7 +10,7 @@ from typing import Any
 
 from assay.events import EVENT_TYPES
 from assay.protocols.launch import RESUMABLE
-from assay.store.runs import REPORT_FILE, Run
+from assay.store.runs import Run
 
 BUDGETS = ("budget_time", "budget_tokens", "budget_fetches", "budget_model_calls")
 
@@ -66,15 +66,14 @@ def run_data(run: Run, status: str, active: bool) -> dict[str, Any]:
 
 def legacy_matrix(run: Run) -> list[Any]:
     """The verdict matrix of a synth run written before ``synth.checked`` events existed,
-    read back from its report (the only place it is recorded); [] for every other run."""
-    report_file = run.dir / REPORT_FILE
-    if run.info.protocol != "synth" or not report_file.is_file():
+    as ``synth.matrix`` loads it; [] for every other run."""
+    if run.info.protocol != "synth":
         return []
     if any(r.get("type") == "synth.checked" for r in run.events.read().records):
         return []  # the page builds the matrix from the events
-    from assay.protocols.synth.matrix import parse_fact_checks
+    from assay.protocols.synth.matrix import load_panel
 
-    return list(parse_fact_checks(report_file.read_text(encoding="utf-8")))
+    return list(load_panel(run.dir).checks)
 
 
 def verdicts() -> tuple[str, ...]:

@@ -4,8 +4,10 @@ Each record is one event: ``id`` is its ``seq``, ``event`` its type, ``data`` th
 as written (with ``view``, the line the timeline shows, when asked for). A client starts
 after a given seq (``?after=``, or the ``Last-Event-ID`` header a reconnecting
 EventSource sends, which wins), so a reconnecting client misses nothing and sees nothing
-twice. The stream ends when the run is no longer running: the run's status is read
-*before* the file, so the last read after a finished status holds every event.
+twice (the log is followed by ``store.tail``: a torn last line waits for the rest of it,
+and a replaced log is read again, its events already sent skipped by seq). The stream
+ends when the run is no longer running: the run's status is read *before* the file, so
+the last read after a finished status holds every event.
 """
 
 from __future__ import annotations
@@ -13,44 +15,15 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from assay.store.eventlog import LOG_FILE
+from assay.store.tail import JsonlTail
 from assay.timeline import describe
 
 POLL_S = 0.1
 KEEPALIVE_S = 10.0
-
-
-@dataclass
-class LogTail:
-    """New complete lines of a JSONL file since the last read (a torn tail waits)."""
-
-    path: Path
-    offset: int = 0
-    partial: bytes = field(default=b"", repr=False)
-
-    def read_new(self) -> list[dict[str, Any]]:
-        try:
-            with self.path.open("rb") as handle:
-                handle.seek(self.offset)
-                chunk = handle.read()
-        except FileNotFoundError:
-            return []
-        self.offset += len(chunk)
-        lines = (self.partial + chunk).split(b"\n")
-        self.partial = lines.pop()
-        records = []
-        for line in lines:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue  # a damaged line: `assay show` reports it; a stream skips it
-            if isinstance(record, dict):
-                records.append(record)
-        return records
 
 
 def sse_message(record: dict[str, Any], *, with_view: bool) -> str:
@@ -77,7 +50,7 @@ async def event_stream(
     poll: float = POLL_S,
 ) -> AsyncIterator[str]:
     """The SSE text of every record with ``seq > after``, until the run stops running."""
-    tail = LogTail(run_dir / LOG_FILE)
+    tail = JsonlTail(run_dir / LOG_FILE)  # a damaged line: `assay show` reports it
     idle = 0.0
     while True:
         still_running = running()

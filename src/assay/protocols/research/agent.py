@@ -70,7 +70,6 @@ from assay.protocols.runner import RunContext
 from assay.reading.relevance import Relevance, best_relevance
 from assay.store.claims import ClaimRecord
 from assay.store.jsonl import read_jsonl
-from assay.store.runs import PLAN_FILE
 from assay.text import content_words
 
 MAX_STEPS = 30
@@ -143,10 +142,8 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
         self.rounds = last_round(events)
         if self.hops is not None:
             self.hops.restore(hop_spent(events))
-        plan_path = self.run.dir / PLAN_FILE
-        if plan_path.is_file():
-            self.plan = Plan.parse(plan_path.read_text(encoding="utf-8"))
-            self.state.plan_written = True
+        self.plan = Plan.load(self.run.dir)
+        self.state.plan_written = self.plan is not None
         read = [r.url.removeprefix("workspace://") for r in self.run.source_ledger.records()]
         self.state.read = read + [url for url in skipped_urls(events) if url not in read]
         self.state.claims = len(self.run.claim_ledger.claims())

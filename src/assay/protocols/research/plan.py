@@ -1,12 +1,22 @@
-"""plan.md: research questions, approach and phase checkboxes, ticked as phases finish."""
+"""The research plan: questions, approach and phases, ticked as phases finish.
+
+The plan is kept as data in plan.json (what a resume reads) and rendered into plan.md (what
+a reader sees); both are written, and chained, each time the plan changes. plan.md is never
+parsed back, except for a run written before plan.json existed (``Plan.load`` falls back to
+it; the next write of such a run adds plan.json).
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from pydantic import BaseModel, ValidationError
+
+from assay.errors import IntegrityError
 from assay.events import PlanWritten
-from assay.store.runs import PLAN_FILE, Run
+from assay.store.runs import PLAN_FILE, PLAN_STATE_FILE, Run
 
 PHASES = ("plan", "gather", "extract claims", "verify", "synthesize")
 
@@ -38,6 +48,13 @@ class Plan:
         return "\n".join(lines) + "\n"
 
     def write(self, run: Run) -> None:
+        """plan.json first: a reader that sees the new plan.md finds its data too."""
+        state = PlanState(
+            topic=self.topic, questions=self.questions, approach=self.approach,
+            done=[p for p in PHASES if p in self.done] + sorted(self.done - set(PHASES)),
+            rounds=self.rounds, answered=self.answered,
+        )  # fmt: skip
+        run.write_file(PLAN_STATE_FILE, state.model_dump_json(indent=2) + "\n")
         text = self.render()
         run.write_file(PLAN_FILE, text)
         run.events.emit(PlanWritten(path=PLAN_FILE, chars=len(text)))
@@ -47,8 +64,25 @@ class Plan:
         self.write(run)
 
     @classmethod
+    def load(cls, run_dir: Path) -> Plan | None:
+        """The plan a run wrote (None: none yet), from plan.json; from plan.md only for a
+        run older than plan.json."""
+        path = run_dir / PLAN_STATE_FILE
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            legacy = run_dir / PLAN_FILE
+            return cls.parse(legacy.read_text(encoding="utf-8")) if legacy.is_file() else None
+        try:
+            state = PlanState.model_validate_json(raw)
+        except ValidationError as exc:
+            raise IntegrityError(f"{path}: unreadable plan ({exc.error_count()} errors)") from None
+        return cls(state.topic, list(state.questions), state.approach, set(state.done),
+                   list(state.rounds), dict(state.answered))  # fmt: skip
+
+    @classmethod
     def parse(cls, text: str) -> Plan:
-        """Read a plan.md back (for resume): questions, approach and ticked phases."""
+        """Read a plan.md back: only for a run written before plan.json existed."""
         lines = text.splitlines()
         topic = lines[0].removeprefix("# Plan: ").strip() if lines else ""
         questions, approach, done, section = [], [], set(), ""
@@ -69,6 +103,17 @@ class Plan:
             elif section == "phases" and line.startswith("- [x] "):
                 done.add(line[6:].strip())
         return cls(topic, questions, " ".join(approach), done, rounds, answered)
+
+
+class PlanState(BaseModel):
+    """plan.json: the plan as data (``Plan`` in memory)."""
+
+    topic: str
+    questions: list[str]
+    approach: str
+    done: list[str] = []
+    rounds: list[str] = []
+    answered: dict[str, str] = {}
 
 
 def _question_line(text: str) -> tuple[str, str]:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 from assay.controls import strip_controls
 from assay.protocols.synth.agents import Narrative, Written
+from assay.protocols.synth.matrix import VERDICTS, FactCheck
 from assay.report.markers import claim_marker, neutralize
 
 RAW_ROWS = 8
-VERDICTS = ("VERIFIED", "FALSE", "UNVERIFIABLE")
 
 
 @dataclass
@@ -222,3 +222,13 @@ def _render(synth: Synthesis, statuses: Mapping[str, str], preflight: str) -> st
 
 def count_verdicts(rows: Sequence[CheckRow]) -> dict[str, int]:
     return {v: sum(1 for r in rows if r.verdict == v) for v in VERDICTS}
+
+
+def fact_checks(synth: Synthesis) -> list[FactCheck]:
+    """The verdict matrix the report's Phase 2 shows (none: the run ended before it)."""
+    if synth.ending != "[DONE]":
+        return []
+    return [
+        FactCheck(checker, author, count_verdicts(rows), synth.blocked.get((2, checker)))
+        for (checker, author), rows in synth.checks.items()
+    ]

@@ -24,7 +24,8 @@ from assay.protocols.runner import RunContext
 from assay.protocols.synth.agents import ExtractiveWorker, ModelWorker, Worker
 from assay.protocols.synth.command import CommandWorker
 from assay.protocols.synth.contract import ContractWorker
-from assay.protocols.synth.output import FinalLine, Synthesis, render
+from assay.protocols.synth.matrix import write_panel
+from assay.protocols.synth.output import FinalLine, Synthesis, fact_checks, render
 from assay.protocols.synth.phases import PHASE3_TASK, Member, Panel, warn_reassigned
 from assay.protocols.synth.preflight import (
     Preflight,
@@ -95,6 +96,7 @@ class Manager:
         statuses = {c.id: c.status for c in self.panel.ledger.claims()}
         text = render(self.synth, statuses, self.found.report() if self.found else "")
         run = self.context.run
+        write_panel(run, self.synth.chief, fact_checks(self.synth))  # what readers read
         run.write_file(REPORT_FILE, text)
         run.events.emit(ReportUpdated(chars=len(text), path=REPORT_FILE))
         self.output.parent.mkdir(parents=True, exist_ok=True)
