@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assay.claims.conflict import conflict, different_subjects, read
-from assay.protocols.deep.synthesis import group_facts
+from assay.protocols.deep.groups import group_facts
 from assay.store.claims import ClaimRecord
 
 

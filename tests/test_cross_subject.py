@@ -28,7 +28,7 @@ from assay.lab import Lab, serve_lab
 from assay.models.base import Request
 from assay.models.testing import ScriptedModel
 from assay.protocols.deep import deep_research_async
-from assay.protocols.deep.synthesis import group_facts
+from assay.protocols.deep.groups import group_facts
 from assay.protocols.web_research.results import SourceFindings
 from assay.protocols.web_research.synthesis import Synthesis, find_conflicts
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence

@@ -21,8 +21,9 @@ from assay.models.base import Request
 from assay.models.testing import ScriptedModel
 from assay.protocols.deep import deep_research_async
 from assay.protocols.deep.findings import Review
+from assay.protocols.deep.groups import group_facts
 from assay.protocols.deep.output import summary_lines
-from assay.protocols.deep.synthesis import Synthesis, group_facts
+from assay.protocols.deep.synthesis import Synthesis
 from assay.protocols.runner import start_run
 from assay.store.claims import ClaimRecord, Evidence
 from template_pages import text_of

@@ -15,7 +15,7 @@ from assay.config import load_settings
 from assay.gather.documents import Document
 from assay.lab import serve_lab
 from assay.protocols.deep import conclusions, deep_research_async
-from assay.protocols.deep.synthesis import group_facts
+from assay.protocols.deep.groups import group_facts
 from assay.store.claims import ClaimRecord
 from template_pages import text_of
 

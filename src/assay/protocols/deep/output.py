@@ -15,8 +15,9 @@ from pathlib import Path
 
 from assay.errors import IntegrityError
 from assay.protocols.deep.findings import Findings, Review
+from assay.protocols.deep.groups import clean
 from assay.protocols.deep.scoring import authority, covered_angles
-from assay.protocols.deep.synthesis import Synthesis, clean
+from assay.protocols.deep.synthesis import Synthesis
 from assay.redact import redact
 from assay.report.bibliography import reference
 from assay.store.paths import slugify

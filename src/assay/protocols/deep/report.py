@@ -21,7 +21,8 @@ from assay.claims.passages import run_pages
 from assay.protocols.deep import output
 from assay.protocols.deep.detect import SearchMethod
 from assay.protocols.deep.findings import Findings, Review
-from assay.protocols.deep.synthesis import Citations, Group, Synthesis, clean, synthesize
+from assay.protocols.deep.groups import Group, clean
+from assay.protocols.deep.synthesis import Citations, Synthesis, synthesize
 from assay.protocols.runner import RunContext
 from assay.report.markers import claim_marker
 from assay.report.prose import Prose, Statement, write_prose
