@@ -52,7 +52,7 @@ def test_a_research_run_records_its_policy_claims_and_answer_fallbacks(
     policy = found["research.policy"][0]
     assert policy["kind"] == "InvalidOutput" and policy["model"].startswith("scripted:model")
     assert policy["reason"] and policy["fallback"] == "rules"
-    assert found["research.claims"][0]["fallback"] == "rules"
+    assert found["claims.read_page"][0]["fallback"] == "rules"
     # the model's answer is never replaced by a rule's: the fallback is none
     assert [e["fallback"] for e in found["answers.model_answer"]] == ["none"]
     assert result.answer == ""

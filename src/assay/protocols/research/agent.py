@@ -27,13 +27,7 @@ from datetime import UTC, datetime
 
 from assay.claims.assessment import RunSources
 from assay.claims.crosscheck import corroborate_and_verify
-from assay.claims.extract import (
-    DraftClaim,
-    ExtractiveExtractor,
-    PageReading,
-    read_on_topic,
-    record_claims,
-)
+from assay.claims.extract import read_else_extract, record_claims
 from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,
@@ -313,27 +307,17 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
         self.run.source_ledger.annotate(source_id, relevance=self._relevance(lead, title).to_json())
         known = self.hops.known(self.run.claim_ledger.claims()) if self.hops else None
 
-        Drawn = tuple[list[DraftClaim], str, PageReading | None]
-
-        async def by_model() -> Drawn:
-            reading = await read_on_topic(
-                self.context.extractor, self.question, text,
-                lambda sentence: self._relevance(sentence, title).relevant,
-                title=title or "", known=known, max_claims=self._claims_per_page,
-            )  # fmt: skip
-            return reading.drafts, reading.created_by, reading
-
-        async def by_rules() -> Drawn:
-            drafts = await ExtractiveExtractor().extract(self.question, text)
-            return drafts, ExtractiveExtractor.name, None
-
-        extractor = self.context.extractor.name
-        drawn = await Step("research.claims", by_model, by_rules, extractor).run()
+        drawn = await read_else_extract(
+            self.context.extractor, self.question, text,
+            lambda sentence: self._relevance(sentence, title).relevant,
+            title=title or "", known=known, max_claims=self._claims_per_page,
+        )  # fmt: skip
+        reading = drawn.value if drawn.failure is None else None
+        drafts, created_by = drawn.value.drafts, drawn.value.created_by
         if drawn.failure is not None:
             self._warn(f"claims of {source_id} by the extractive engine: the model failed "
                        f"({drawn.failure.error})", "extractor_fallback")  # fmt: skip
-        drafts, created_by, reading = drawn.value
-        if self.workspace is not None and reading is not None:  # a docstring's sentence
+        elif self.workspace is not None:  # a docstring's sentence, on one line
             drafts = [replace(d, text=" ".join(d.text.split())) for d in drafts]
         recorded = record_claims(
             self.run,
