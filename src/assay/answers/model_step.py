@@ -245,12 +245,11 @@ async def model_answer(
 
     # No rule replaces the model's answer: a failed attempt is an empty answer with why.
     asked = await Step("answers.model_answer", by_model, NO_RULES, step.name).run()
-    reply = asked.value
-    if reply is None or asked.failure is not None:
-        error = asked.failure.error if asked.failure is not None else None
-        if isinstance(error, InvalidOutput):
-            return ModelSaid("", (), f"no answer of the model passed the check: {_last(error)}")
-        return ModelSaid("", (), f"the model did not answer in time ({error})")
+    reply, failure = asked.value, asked.failure
+    if failure is not None and isinstance(failure.error, InvalidOutput):
+        return ModelSaid("", (), f"no answer of the model passed the check: {_last(failure.error)}")
+    if failure is not None or reply is None:  # the only other failure: a ModelTimeout
+        return ModelSaid("", (), f"the model did not answer in time ({failure and failure.error})")
     if not reply.answer.strip():
         return ModelSaid("", (), "the model found no answer in the claims")
     basis: list[str] = []
