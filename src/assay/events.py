@@ -226,6 +226,20 @@ class WarningEvent(Event):
     code: str | None = None
 
 
+class StepFallback(Event):
+    """A step's model attempt failed and its rules decided (``models/fallback.py``): the
+    step's name, the model, the kind of failure (InvalidOutput, ModelTimeout, or Unusable:
+    a valid answer that could not be used), the reason, and ``fallback`` (``rules``, or
+    ``none`` for a step whose model answer is never replaced by a rule)."""
+
+    type: ClassVar[str] = "step.fallback"
+    step: str
+    model: str
+    kind: str
+    reason: str
+    fallback: Literal["rules", "none"] = "rules"
+
+
 class ErrorEvent(Event):
     """A run error, recorded before it reaches the user; ``kind`` is the exception class."""
 
@@ -323,6 +337,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         VerdictSetAside,
         ReportUpdated,
         WarningEvent,
+        StepFallback,
         ErrorEvent,
         Signal,
         Usage,

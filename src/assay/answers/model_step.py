@@ -29,7 +29,8 @@ from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
 from assay.claims.passages import claim_passage
-from assay.models import InvalidOutput, ModelTimeout
+from assay.models import InvalidOutput
+from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
 from assay.reading.passages import Page, Passage, merged
 from assay.reading.tokens import estimate_tokens
@@ -238,12 +239,17 @@ async def model_answer(
     if not offered:
         return ModelSaid("", (), "no claim fits the answer step's budget")
     prompt = f"{block}\n\nQUESTION: {question}\n{hint}"
-    try:
-        reply = await step.ask(SYSTEM, prompt, _reply_type(question, shape, offered), "Answer")
-    except InvalidOutput as exc:
-        return ModelSaid("", (), f"no answer of the model passed the check: {_last(exc)}")
-    except ModelTimeout as exc:
-        return ModelSaid("", (), f"the model did not answer in time ({exc})")
+
+    async def by_model() -> ModelAnswer:
+        return await step.ask(SYSTEM, prompt, _reply_type(question, shape, offered), "Answer")
+
+    # No rule replaces the model's answer: a failed attempt is an empty answer with why.
+    asked = await Step("answers.model_answer", by_model, NO_RULES, step.name).run()
+    reply, failure = asked.value, asked.failure
+    if failure is not None and isinstance(failure.error, InvalidOutput):
+        return ModelSaid("", (), f"no answer of the model passed the check: {_last(failure.error)}")
+    if failure is not None or reply is None:  # the only other failure: a ModelTimeout
+        return ModelSaid("", (), f"the model did not answer in time ({failure and failure.error})")
     if not reply.answer.strip():
         return ModelSaid("", (), "the model found no answer in the claims")
     basis: list[str] = []

@@ -19,6 +19,7 @@ from typing import Protocol, runtime_checkable
 from assay.claims.picker import is_fragment, pick_claims
 from assay.claims.standalone import stand_alone
 from assay.events import ClaimCreated
+from assay.models.fallback import Ran, Step
 from assay.reading.relevance import Relevance
 from assay.store.claims import ClaimRecord, Confidence, Evidence
 from assay.store.runs import Run
@@ -171,6 +172,32 @@ async def read_on_topic(
     return PageReading(
         drafts, extractive.name, reading.answered, reading.search, asked=reading.asked
     )
+
+
+async def read_else_extract(
+    extractor: ClaimExtractor,
+    question: str,
+    text: str,
+    relevant: Callable[[str], bool],
+    *,
+    title: str = "",
+    known: Sequence[str] | None = (),
+    max_claims: int = 3,
+) -> Ran[PageReading]:
+    """``read_on_topic``, else — the model failed, and the ``step.fallback`` event says
+    why — the extractive engine's claims of the page (``Ran.failure`` is then set and the
+    reading says nothing of what to search next)."""
+
+    async def by_model() -> PageReading:
+        return await read_on_topic(
+            extractor, question, text, relevant, title=title, known=known, max_claims=max_claims
+        )
+
+    async def by_rules() -> PageReading:
+        drafts = await ExtractiveExtractor().extract(question, text)
+        return PageReading(drafts, ExtractiveExtractor.name)
+
+    return await Step("claims.read_page", by_model, by_rules, extractor.name).run()
 
 
 UNANSWERED_PAGE_CLAIMS = 2

@@ -41,6 +41,7 @@ from assay.events import ErrorEvent, ReportUpdated, RunFinished, RunStarted, War
 from assay.keys import KeyStore
 from assay.language import ENGLISH, ENGLISH_ONLY, language, run_language, using_language
 from assay.models import Model
+from assay.models.fallback import recording_fallbacks
 from assay.models.registry import model_from_settings
 from assay.models.usage import CallUsage, UsageMeter, UsageSummary
 from assay.protocols.searchwatch import SearchWatch
@@ -198,8 +199,8 @@ def write_partial_report(context: RunContext, reason: str) -> None:
 async def execute(context: RunContext, body: Callable[[], Awaitable[T]]) -> T:
     """Run ``body`` and end the run as the module docstring says (errors are re-raised),
     in the run's language (``assay.language``: its stop words, report text, and what
-    every model call is told)."""
-    with using_language(context.language):
+    every model call is told); every step's fallback goes to the run's log."""
+    with using_language(context.language), recording_fallbacks(context.run.events.emit):
         if context.language != ENGLISH:
             name = language(context.language).name
             context.run.events.emit(

@@ -18,7 +18,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.budget import Budget
 from assay.claims.grounding import Grounding, grounded
-from assay.models import InvalidOutput, Model, ModelTimeout
+from assay.models import Model
+from assay.models.fallback import Implementation, Step
 from assay.models.step import ModelStep
 from assay.models.usage import UsageMeter
 from assay.text import split_sentences
@@ -156,8 +157,18 @@ async def write_prose(
     )
     statements = [statements[i] for i in fitted.kept]
     request = request_for(fitted.kept)
-    try:
+
+    async def by_model() -> Prose:
         reply = await step.ask(request.system, request.prompt, request.output, "Prose")
-    except (InvalidOutput, ModelTimeout):
+        return prose_from(reply, statements, f"model:{model.name}")
+
+    return (await prose_step("report.prose", model, by_model).run()).value
+
+
+def prose_step(name: str, model: Model, by_model: Implementation[Prose]) -> Step[Prose]:
+    """The step that writes prose; its rules write none (callers group the statements)."""
+
+    async def by_rules() -> Prose:
         return Prose(method=f"model:{model.name} (no usable answer)")
-    return prose_from(reply, statements, f"model:{model.name}")
+
+    return Step(name, by_model, by_rules, model.name)

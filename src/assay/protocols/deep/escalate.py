@@ -20,7 +20,8 @@ from assay.budget import Budget
 from assay.engines.extractive.asking import clip, read_question
 from assay.engines.extractive.planner import key_phrase
 from assay.engines.extractive.subquestions import noun_phrases
-from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
+from assay.models import Model, typed_call
+from assay.models.fallback import Step, Unusable
 from assay.models.usage import UsageMeter
 from assay.text import raw_words
 
@@ -93,27 +94,28 @@ async def alternative_queries(
     meter: UsageMeter | None = None,
 ) -> list[str]:
     """Three alternative formulations not tried yet (synonym, negation, domain-specific)."""
-    if model is not None:
-        try:
-            result = await typed_call(
-                model,
-                system=SYSTEM,
-                prompt=f"TOPIC: {topic}\nDIRECTION: {direction}\nTRIED: {'; '.join(tried)}",
-                output=Alternatives,
-                output_name="Alternatives",
-                timeout=120.0,
-                max_tokens=300,
-                budget=budget,
-                meter=meter,
-                temperature=0.0,
-            )
-        except (InvalidOutput, ModelTimeout):
-            pass
-        else:
-            out = result.output
-            queries = [
-                " ".join(q.split()) for q in (out.synonym, out.negation, out.domain_specific)
-            ]
-            if len({q.casefold() for q in queries} - {t.casefold() for t in tried}) == 3:
-                return queries
-    return code_alternatives(topic, direction, tried)
+
+    async def by_model(model: Model) -> list[str]:
+        result = await typed_call(
+            model,
+            system=SYSTEM,
+            prompt=f"TOPIC: {topic}\nDIRECTION: {direction}\nTRIED: {'; '.join(tried)}",
+            output=Alternatives,
+            output_name="Alternatives",
+            timeout=120.0,
+            max_tokens=300,
+            budget=budget,
+            meter=meter,
+            temperature=0.0,
+        )
+        out = result.output
+        queries = [" ".join(q.split()) for q in (out.synonym, out.negation, out.domain_specific)]
+        if len({q.casefold() for q in queries} - {t.casefold() for t in tried}) < 3:
+            raise Unusable("the model's three queries were not all new")
+        return queries
+
+    async def by_rules() -> list[str]:
+        return code_alternatives(topic, direction, tried)
+
+    step = Step.of("deep.alternative_queries", model, by_model, by_rules)
+    return (await step.run()).value

@@ -17,7 +17,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from assay.budget import Budget
 from assay.engines.extractive.asking import bridge_entities, read_question
-from assay.models import InvalidOutput, Model, ModelTimeout
+from assay.models import Model
+from assay.models.fallback import Step, Unusable
 from assay.models.step import ModelStep
 from assay.models.usage import UsageMeter
 
@@ -62,18 +63,22 @@ async def next_hop(
     if shape.kind in ("yes/no", "topic") or shape.compares or not facts:
         return None
     shown = list(facts[:MAX_FACTS])
-    if model is not None:
+
+    async def by_model(model: Model) -> str | None:
         step = ModelStep(model, budget=budget, meter=meter, max_tokens=80)
         block = "\n".join(f"[{n}] {text}" for n, text in enumerate(shown, start=1))
-        try:
-            reply = await step.ask(
-                SYSTEM, f"FACTS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}",
-                _reply_type(shown), "NextHop",
-            )  # fmt: skip
-        except (InvalidOutput, ModelTimeout):
-            reply = None
-        if reply is not None and reply.fact and reply.entity.strip():
-            name = reply.entity.strip()
-            if name.casefold() not in shape.text.casefold():
-                return name
-    return next(iter(bridge_entities(question, shown)), None)
+        reply = await step.ask(
+            SYSTEM, f"FACTS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}",
+            _reply_type(shown), "NextHop",
+        )  # fmt: skip
+        name = reply.entity.strip()
+        if not reply.fact or not name:
+            raise Unusable("the model named no entity")
+        if name.casefold() in shape.text.casefold():
+            raise Unusable(f"the model named {name!r}, which the question names")
+        return name
+
+    async def by_rules() -> str | None:
+        return next(iter(bridge_entities(question, shown)), None)
+
+    return (await Step.of("deep.next_hop", model, by_model, by_rules).run()).value

@@ -21,7 +21,8 @@ from pydantic import BaseModel, Field
 from assay.budget import Budget
 from assay.engines.extractive.asking import clip, read_question
 from assay.engines.extractive.planner import is_date_sensitive
-from assay.models import InvalidOutput, Model, ModelTimeout, typed_call
+from assay.models import Model, typed_call
+from assay.models.fallback import Step
 from assay.models.usage import UsageMeter
 from assay.protocols.deep.angles import Angle, code_angles
 from assay.store.paths import slugify
@@ -184,13 +185,18 @@ async def plan_directions(
     """The directions and any notes (e.g. a model plan that was unusable)."""
     today = today or dt.datetime.now(dt.UTC).date()
     notes: list[str] = []
-    angles: list[Angle] = []
-    if model is not None:
-        try:
-            angles = await model_angles(topic, model, budget=budget, meter=meter)
-        except (InvalidOutput, ModelTimeout) as exc:
-            # A plan by code beats no run: the directions are then derived from the topic.
-            notes.append(f"the model gave no valid plan ({exc.message.splitlines()[0][:120]})")
+
+    async def by_model(model: Model) -> list[Angle]:
+        return await model_angles(topic, model, budget=budget, meter=meter)
+
+    async def by_rules() -> list[Angle]:
+        return []  # the code angles below complete any plan, an empty one too
+
+    # A plan by code beats no run: the directions are then derived from the topic.
+    planned = await Step.of("deep.plan", model, by_model, by_rules).run()
+    angles = list(planned.value)
+    if planned.failure is not None:
+        notes.append(f"the model gave no valid plan ({planned.failure.reason[:120]})")
     coded = code_angles(topic)
     wanted = min(MIN_DIRECTIONS, max_directions)
     for angle in coded:  # a short model plan is completed by the question's own directions

@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 
 from assay.claims.assessment import RunSources
 from assay.claims.crosscheck import corroborate_and_verify
-from assay.claims.extract import ExtractiveExtractor, PageReading, read_on_topic, record_claims
+from assay.claims.extract import read_else_extract, record_claims
 from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,
@@ -36,7 +36,7 @@ from assay.events import (
     WarningEvent,
 )
 from assay.gather.session import GatherSession
-from assay.models import InvalidOutput, ModelTimeout
+from assay.models.fallback import Step
 from assay.protocols.research.actions import (
     Action,
     Finish,
@@ -197,20 +197,20 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
         ``MAX_POLICY_FAILURES`` in a row it decides the rest of the run. The model is asked
         only to fill slots that make progress (``policy.model_slot``), so it cannot repeat
         work already done."""
-        if self._failures < MAX_POLICY_FAILURES:
-            try:
-                action = await self.policy.next_action(self.state)
-            except (InvalidOutput, ModelTimeout) as exc:
-                problem = f"gave no valid action ({exc.message.splitlines()[0][:160]})"
-            else:
-                self._failures = 0
-                return action
-            self._failures += 1
+        if self._failures >= MAX_POLICY_FAILURES:
+            return await self._fallback.next_action(self.state)
+        decided = await Step[Action](
+            "research.policy", lambda: self.policy.next_action(self.state),
+            lambda: self._fallback.next_action(self.state), self.policy.name,
+        ).run()  # fmt: skip
+        self._failures = 0 if decided.failure is None else self._failures + 1
+        if decided.failure is not None:
             self._warn(
-                f"{self.policy.name} {problem}; the extractive policy decides this turn",
+                f"{self.policy.name} gave no valid action ({decided.failure.reason[:160]}); "
+                "the extractive policy decides this turn",
                 "policy_fallback",
             )
-        return await self._fallback.next_action(self.state)
+        return decided.value
 
     async def _act(self, action: Action) -> None:
         if isinstance(action, ReadSkill):
@@ -303,23 +303,19 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
         lead = text[:_LEAD_CHARS]
         self.run.source_ledger.annotate(source_id, relevance=self._relevance(lead, title).to_json())
         known = self.hops.known(self.run.claim_ledger.claims()) if self.hops else None
-        reading: PageReading | None
-        try:
-            reading = await read_on_topic(
-                self.context.extractor, self.question, text,
-                lambda sentence: self._relevance(sentence, title).relevant,
-                title=title or "", known=known, max_claims=self._claims_per_page,
-            )  # fmt: skip
-            drafts, created_by = reading.drafts, reading.created_by
-            if self.workspace is not None:  # a docstring's sentence, on one line
-                drafts = [replace(d, text=" ".join(d.text.split())) for d in drafts]
-        except (InvalidOutput, ModelTimeout) as exc:
-            self._warn(
-                f"claims of {source_id} by the extractive engine: the model failed ({exc})",
-                "extractor_fallback",
-            )
-            drafts = await ExtractiveExtractor().extract(self.question, text)
-            created_by, reading = ExtractiveExtractor.name, None
+
+        drawn = await read_else_extract(
+            self.context.extractor, self.question, text,
+            lambda sentence: self._relevance(sentence, title).relevant,
+            title=title or "", known=known, max_claims=self._claims_per_page,
+        )  # fmt: skip
+        reading = drawn.value if drawn.failure is None else None
+        drafts, created_by = drawn.value.drafts, drawn.value.created_by
+        if drawn.failure is not None:
+            self._warn(f"claims of {source_id} by the extractive engine: the model failed "
+                       f"({drawn.failure.error})", "extractor_fallback")  # fmt: skip
+        elif self.workspace is not None:  # a docstring's sentence, on one line
+            drafts = [replace(d, text=" ".join(d.text.split())) for d in drafts]
         recorded = record_claims(
             self.run,
             source_id,

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.grounding import grounded
-from assay.models import InvalidOutput, ModelTimeout
+from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
 from assay.report.markers import claim_marker, neutralize
 from assay.report.prose import sentences_of
@@ -67,14 +67,18 @@ async def written_summary(
     if not shown:
         return None
     block = "\n".join(f"[{n}] {c.text}" for n, c in enumerate(shown, start=1))
-    try:
-        prose = await step.ask(
+
+    async def by_model() -> Prose:
+        return await step.ask(
             SYSTEM,
             f"CLAIMS:\n<<<\n{block}\n>>>\n\nQUESTION: {question}",
             _reply_type(len(shown)),
             "Summary",
         )
-    except (InvalidOutput, ModelTimeout):
+
+    # No rules write a summary: without one, the findings are the claims themselves.
+    prose = (await Step("research.summary", by_model, NO_RULES, step.name).run()).value
+    if prose is None:
         return None
     lines: list[str] = []
     written = 0

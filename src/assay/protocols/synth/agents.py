@@ -35,10 +35,11 @@ from assay.gather.reader import ReadSource
 from assay.gather.search.base import SearchResult
 from assay.gather.search.web_search import WebSearchOutcome
 from assay.gather.session import GatherSession
-from assay.models import InvalidOutput, Message, Model, ModelTimeout, typed_call
+from assay.models import Message, Model, typed_call
+from assay.models.fallback import Step
 from assay.models.usage import UsageMeter
 from assay.reading.relevance import relevance
-from assay.report.prose import Prose, Statement, prose_from, prose_request
+from assay.report.prose import Prose, Statement, prose_from, prose_request, prose_step
 
 READ_SOURCES = 3
 QUERIES = 3
@@ -248,13 +249,17 @@ class ModelWorker:
 
     async def plan(self, topic: str, index: int, total: int) -> list[str]:
         system = PLAN.format(number=index + 1, total=total, obvious=clip(topic, 120))
-        try:
+
+        async def by_model() -> list[str]:
             reply = await self._ask(f"TOPIC: {topic}", system, QueryPlan)
-        except (InvalidOutput, ModelTimeout):
+            mine = [clip(q) for q in reply.queries if q.strip()]
+            padded = list(dict.fromkeys([*mine, *strategy_queries(topic, index, QUERIES)]))
+            return padded[: max(QUERIES, len(mine))]  # webSearch takes 3 or more
+
+        async def by_rules() -> list[str]:
             return strategy_queries(topic, index, QUERIES)
-        mine = [clip(q) for q in reply.queries if q.strip()]
-        padded = list(dict.fromkeys([*mine, *strategy_queries(topic, index, QUERIES)]))
-        return padded[: max(QUERIES, len(mine))]  # webSearch takes 3 or more
+
+        return (await Step("synth.plan", by_model, by_rules, self.model.name).run()).value
 
     async def write(self, task: str, topic: str, gathered: Gathered) -> list[list[Written]]:
         found = candidates(topic, gathered, per_source=4)
@@ -274,11 +279,12 @@ class ModelWorker:
         if not statements:
             return Prose()
         request = prose_request(topic, statements, sentences=sentences, task=task)
-        try:
+
+        async def by_model() -> Prose:
             reply = await self._ask(request.prompt, request.system, request.output)
-        except (InvalidOutput, ModelTimeout):
-            return Prose(method=f"model:{self.model.name} (no usable answer)")
-        return prose_from(reply, statements, f"model:{self.model.name}")
+            return prose_from(reply, statements, f"model:{self.model.name}")
+
+        return (await prose_step("synth.prose", self.model, by_model).run()).value
 
     async def arrange(self, task: str, statements: list[str]) -> list[list[int]]:
         block = "\n".join(f"[{n}] {s}" for n, s in enumerate(statements, start=1))

@@ -34,7 +34,8 @@ from assay.events import PhaseFinished, PhaseStarted, ReportUpdated
 from assay.gather.reader import INDEX_SCHEME, ReadSource
 from assay.gather.search.base import SearchResult, TimeRange
 from assay.gather.session import GatherSession
-from assay.models import InvalidOutput, Model, ModelTimeout
+from assay.models import Model
+from assay.models.fallback import Step
 from assay.protocols.outcome import claim_counts
 from assay.protocols.runner import RunContext, execute, start_run
 from assay.protocols.web_research import basis, render, structured, summary, synthesis
@@ -50,6 +51,7 @@ from assay.protocols.web_research.results import (
     PROTOCOL,
     ResultStatus,
     SourceFindings,
+    Theme,
     WebResearchRequest,
     WebResearchResult,
 )
@@ -122,18 +124,20 @@ class _Flow:
         return f"{self.request.topic} ({keywords})" if keywords else self.request.topic
 
     async def key_points(self, read: ReadSource) -> list[KeyPoint]:
-        if self.model is not None:
-            extractor = ModelKeyPoints(
-                self.model, budget=self.context.budget, meter=self.context.meter
+        async def by_model(model: Model) -> list[KeyPoint]:
+            extractor = ModelKeyPoints(model, budget=self.context.budget, meter=self.context.meter)
+            return await extractor.extract(self.question, read.text)
+
+        async def by_rules() -> list[KeyPoint]:
+            return await ExtractiveKeyPoints().extract(self.question, read.text)
+
+        drawn = await Step.of("web_research.key_points", self.model, by_model, by_rules).run()
+        if drawn.failure is not None:
+            self.warnings.append(
+                f"key points of {read.record.url} by the extractive engine: the model "
+                f"failed ({drawn.failure.error})"
             )
-            try:
-                return await extractor.extract(self.question, read.text)
-            except (InvalidOutput, ModelTimeout) as exc:
-                self.warnings.append(
-                    f"key points of {read.record.url} by the extractive engine: the model "
-                    f"failed ({exc})"
-                )
-        return await ExtractiveKeyPoints().extract(self.question, read.text)
+        return drawn.value
 
     async def process(self, read: ReadSource) -> SourceFindings | None:
         """Key points of a source just read, appended as claims at once; every quote must
@@ -203,14 +207,22 @@ class _Flow:
             meter=context.meter,
             pages=run_pages(context.run.source_ledger) if self.model is not None else None,
         )  # fmt: skip
-        if self.model is not None:
-            try:
-                made.themes = await synthesis.model_themes(
-                    self.model, made, budget=self.context.budget, meter=self.context.meter
-                )
-            except (InvalidOutput, ModelTimeout) as exc:
-                made.warnings.append(f"themes by the extractive engine: the model failed ({exc})")
-        made.themes = made.themes or synthesis.extractive_themes(made)
+
+        async def by_model(model: Model) -> list[Theme]:
+            context = self.context
+            return await synthesis.model_themes(
+                model, made, budget=context.budget, meter=context.meter
+            )
+
+        async def by_rules() -> list[Theme]:
+            return []  # the extractive themes below stand in for none
+
+        themed = await Step.of("web_research.themes", self.model, by_model, by_rules).run()
+        if themed.failure is not None:
+            made.warnings.append(
+                f"themes by the extractive engine: the model failed ({themed.failure.error})"
+            )
+        made.themes = themed.value or synthesis.extractive_themes(made)
         made.conflicts = synthesis.find_conflicts(made)
         statuses = [c.status for c in claims.values()]
         made.confidence = synthesis.confidence(statuses, made.counted)
