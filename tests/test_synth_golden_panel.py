@@ -21,7 +21,8 @@ from assay.lab import Lab, serve_lab
 from assay.models.base import Request
 from assay.models.testing import ScriptedModel
 from assay.protocols.synth import parse_roster, synth_async
-from assay.protocols.synth.agents import Gathered, Narrative, Written, reading_order
+from assay.protocols.synth.agents import Gathered, Narrative, reading_order
+from assay.protocols.synth.narrative import Written
 from assay.protocols.synth.output import CheckRow, Synthesis
 from assay.protocols.synth.verdicts import final_statements
 from assay.store.claims import ClaimLedger, ClaimRecord, Evidence

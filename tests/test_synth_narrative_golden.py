@@ -16,8 +16,7 @@ from assay.lab import Lab, serve_lab
 from assay.models.base import Request
 from assay.models.testing import ScriptedModel
 from assay.protocols.synth import synth_async
-from assay.protocols.synth.agents import Written
-from assay.protocols.synth.narrative import paragraphs
+from assay.protocols.synth.narrative import Written, paragraphs
 from synth_support import DOCS, TOPIC, roster, settings_for
 
 

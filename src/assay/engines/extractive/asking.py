@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.engines.extractive.planner import key_phrase
+from assay.engines.extractive.keywords import key_phrase
 from assay.gather.search.web_search import MAX_QUERY_CHARS
 from assay.text import STOP_WORDS, phrase_tokens, word_set
 

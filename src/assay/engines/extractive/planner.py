@@ -14,15 +14,12 @@ import datetime as dt
 import itertools
 import re
 
+from assay.engines.extractive.keywords import DATE_WORDS, key_phrase
 from assay.errors import BadInputError
 from assay.gather.search.web_search import MAX_QUERIES, MAX_QUERY_CHARS, MIN_QUERIES
 from assay.language import query_word
-from assay.text import STOP_WORDS, phrase_tokens, raw_words, word_set, words
+from assay.text import raw_words, words
 
-DATE_WORDS = word_set(
-    "latest current currently recent recently today now nowadays newest upcoming ongoing"
-)
-"""Words that make a topic's answer depend on when it is asked."""
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
@@ -30,25 +27,6 @@ def is_date_sensitive(topic: str) -> bool:
     lowered = words(topic)
     pairs = set(itertools.pairwise(lowered))
     return bool(DATE_WORDS & set(lowered)) or ("this", "year") in pairs or ("so", "far") in pairs
-
-
-def key_phrase(topic: str) -> str:
-    """The topic's content words in order: stop words (and date words) dropped."""
-    return " ".join(_content(topic)) or " ".join(raw_words(topic))
-
-
-def _content(topic: str) -> list[str]:
-    return [w for w in phrase_tokens(topic) if _is_key(w)]
-
-
-def _is_key(token: str) -> bool:
-    lowered = token.lower().replace("’", "'")
-    return (
-        token[0].isalnum()
-        and lowered not in STOP_WORDS
-        and lowered not in DATE_WORDS
-        and lowered != "year"
-    )
 
 
 _FALLBACKS = ("overview", "explained", "facts")

@@ -26,7 +26,7 @@ from typing import Literal
 
 from assay.answers.kinds import shape_of
 from assay.engines.extractive.asking import clip, read_question
-from assay.engines.extractive.planner import key_phrase
+from assay.engines.extractive.keywords import key_phrase
 from assay.language import query_word
 from assay.text import STOP_WORDS, content_words, raw_words, word_set, words
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assay.engines.extractive.asking import clip, read_question
-from assay.engines.extractive.planner import key_phrase
+from assay.engines.extractive.keywords import key_phrase
 from assay.engines.extractive.subquestions import (
     SubQuestion,
     is_participle,

@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field
 
 from assay.budget import Budget
 from assay.engines.extractive.asking import clip, read_question
-from assay.engines.extractive.planner import key_phrase
+from assay.engines.extractive.keywords import key_phrase
 from assay.engines.extractive.subquestions import noun_phrases
 from assay.models import Model, typed_call
 from assay.models.fallback import Step, Unusable

@@ -20,7 +20,7 @@ from typing import Literal
 from assay.answers.kinds import names_in, shape_of
 from assay.answers.ranking import rank
 from assay.claims.relevance import recorded_relevant
-from assay.engines.extractive.planner import key_phrase
+from assay.engines.extractive.keywords import key_phrase
 from assay.engines.extractive.subquestions import SubQuestion, sub_questions
 from assay.gather.search.web_search import MIN_QUERIES
 from assay.store.claims import ClaimRecord

@@ -38,6 +38,7 @@ from assay.gather.session import GatherSession
 from assay.models import Message, Model, typed_call
 from assay.models.fallback import Step
 from assay.models.usage import UsageMeter
+from assay.protocols.synth.narrative import Written, paragraphs, written_paragraphs
 from assay.reading.relevance import relevance
 from assay.report.prose import Prose, Statement, prose_from, prose_request, prose_step
 
@@ -46,16 +47,6 @@ QUERIES = 3
 NARRATIVE_SENTENCES = 6
 """Sentences an LLM searcher writes: enough for 3 to 5 paragraphs of one to two each."""
 T = TypeVar("T", bound=BaseModel)
-
-
-@dataclass
-class Written:
-    """One sentence of a narrative: its text, the sources it cites (1-based), its quote."""
-
-    text: str
-    cites: list[int]
-    quote: tuple[int, int] | None = None  # (start, end) in the first cited source's snapshot
-    claim_id: str | None = None
 
 
 @dataclass
@@ -185,7 +176,6 @@ class ExtractiveWorker(CodeQueries):
         """Never silent: it has nothing to wrap up."""
 
     async def write(self, task: str, topic: str, gathered: Gathered) -> list[list[Written]]:
-        from assay.protocols.synth.narrative import paragraphs  # it shapes these Written
 
         found = candidates(topic, gathered, per_source=2)
         return paragraphs(topic, found, titles_of(gathered))
@@ -265,7 +255,6 @@ class ModelWorker:
         found = candidates(topic, gathered, per_source=4)
         if not found:
             return []
-        from assay.protocols.synth.narrative import paragraphs, written_paragraphs
 
         prose = await self.compose(task, topic, statements(found), sentences=NARRATIVE_SENTENCES)
         if not prose.written:  # nothing usable or grounded: the sentences themselves

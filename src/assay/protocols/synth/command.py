@@ -32,7 +32,8 @@ import signal
 import sys
 
 from assay.errors import ProviderError
-from assay.protocols.synth.agents import CodeQueries, Gathered, Written
+from assay.protocols.synth.agents import CodeQueries, Gathered
+from assay.protocols.synth.narrative import Written
 from assay.protocols.synth.timeouts import AgentBlocked
 from assay.text import content_words, split_sentences
 

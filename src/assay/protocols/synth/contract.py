@@ -45,8 +45,9 @@ from assay.events import ClaimCreated
 from assay.gather.reader import ReadSource
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
-from assay.protocols.synth.agents import Gathered, Narrative, Written
+from assay.protocols.synth.agents import Gathered, Narrative
 from assay.protocols.synth.command import CommandWorker, parse_narrative
+from assay.protocols.synth.narrative import Written
 from assay.protocols.synth.timeouts import AgentBlocked
 from assay.store.claims import ClaimRecord, Evidence, Stance
 from assay.store.runs import Run

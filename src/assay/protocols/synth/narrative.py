@@ -19,9 +19,9 @@ narrative, verbatim, to 3 paragraphs.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from assay.claims.conflict import Reading, read
-from assay.protocols.synth.agents import Written
 from assay.reading.relevance import relevances
 from assay.report.prose import Prose
 from assay.text import content_words
@@ -30,6 +30,16 @@ MIN_PARAGRAPHS = 3
 MAX_PARAGRAPHS = 5
 SAME = 0.5
 """Content words two sentences share both ways to state the same thing."""
+
+
+@dataclass
+class Written:
+    """One sentence of a narrative: its text, the sources it cites (1-based), its quote."""
+
+    text: str
+    cites: list[int]
+    quote: tuple[int, int] | None = None  # (start, end) in the first cited source's snapshot
+    claim_id: str | None = None
 
 
 def _title(found: Written, titles: Sequence[str]) -> str:

@@ -14,8 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from assay.controls import strip_controls
-from assay.protocols.synth.agents import Narrative, Written
+from assay.protocols.synth.agents import Narrative
 from assay.protocols.synth.matrix import VERDICTS, FactCheck
+from assay.protocols.synth.narrative import Written
 from assay.report.markers import claim_marker, neutralize
 
 RAW_ROWS = 8

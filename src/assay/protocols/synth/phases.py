@@ -41,7 +41,7 @@ from assay.events import (
 )
 from assay.gather.session import GatherSession
 from assay.protocols.runner import RunContext
-from assay.protocols.synth.agents import Narrative, Worker, Written, gather
+from assay.protocols.synth.agents import Narrative, Worker, gather
 from assay.protocols.synth.contract import (
     ContractWorker,
     Statement,
@@ -50,6 +50,7 @@ from assay.protocols.synth.contract import (
     own_check,
 )
 from assay.protocols.synth.factcheck import Excluded, fact_check
+from assay.protocols.synth.narrative import Written
 from assay.protocols.synth.output import CheckRow, Synthesis
 from assay.protocols.synth.roster import Agent
 from assay.protocols.synth.timeouts import Clock, TimedJudge, Timeouts, supervise
