@@ -8,8 +8,8 @@ from assay.models.step import ModelStep
 from assay.models.testing import ScriptedModel
 from assay.protocols.research.prose import written_summary
 from assay.report.claims_report import render_claims_report
-from assay.report.markers import claim_markers
 from assay.store.claims import ClaimRecord, Evidence
+from assay.store.markers import claim_markers
 
 
 def claim(number: int, text: str) -> ClaimRecord:

@@ -14,9 +14,9 @@ from assay.config import load_settings
 from assay.errors import BudgetExhausted, ProviderError
 from assay.models.testing import ScriptedModel
 from assay.protocols.runner import RunContext, execute, start_run
-from assay.report.markers import claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.jsonl import read_jsonl
+from assay.store.markers import claim_markers
 from assay.store.sources import SourceLedger
 from test_verification import OTHER_SUPPORT, SUPPORT
 

@@ -13,9 +13,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from assay.config import FetchSettings
+from assay.domains import BadDomain, DomainRule, parse_domain
 from assay.errors import PolicyViolation
 from assay.gather.dates import outside, published_span, window_since
-from assay.gather.domains import BadDomain, DomainRule, parse_domain
 from assay.gather.fetch import Fetcher
 from assay.gather.reliability import reading_bonus, reliability_of
 from assay.gather.screen import SourceControls

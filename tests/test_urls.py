@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.gather.urls import canonical_url, is_tracking_parameter, registrable_domain
+from assay.urls import canonical_url, is_tracking_parameter, registrable_domain
 
 
 @pytest.mark.parametrize(

@@ -25,9 +25,9 @@ from assay.lab import Lab, serve_lab
 from assay.protocols.web_research import web_research
 from assay.protocols.web_research.structured import load_schema, validate_structured
 from assay.protocols.web_research.summary import MAX_WORDS, MIN_WORDS, word_count
-from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger
 from assay.store.jsonl import read_jsonl
+from assay.store.markers import cited_urls, claim_markers
 
 GOLDEN = Path(__file__).parent / "golden" / "web_research"
 TOPIC = "Orla river ferry"

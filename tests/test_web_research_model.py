@@ -15,8 +15,8 @@ from assay.lab import Lab
 from assay.models.base import Request
 from assay.models.testing import ScriptedModel
 from assay.protocols.web_research import web_research
-from assay.report.markers import claim_markers
 from assay.store.claims import ClaimLedger
+from assay.store.markers import claim_markers
 from test_web_research_goldens import TOPIC, ferry_lab, lab_options
 
 __all__ = ["ferry_lab"]  # the fixture, shared with the golden tests

@@ -233,7 +233,7 @@ class Settings(BaseSettings):
     @field_validator("include_domains", "exclude_domains")
     @classmethod
     def _domains_parse(cls, value: list[str]) -> list[str]:
-        from assay.gather.domains import parse_domain  # the Public Suffix List: when used
+        from assay.domains import parse_domain  # the Public Suffix List: when used
 
         return list(dict.fromkeys(parse_domain(entry) for entry in value))
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from assay.claims.normalize import normalize_text
-from assay.gather.urls import registrable_domain
 from assay.store.sources import SourceRecord
+from assay.urls import registrable_domain
 
 NEAR_DUPLICATE = 0.6
 _SHINGLE = 5

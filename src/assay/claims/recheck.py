@@ -35,9 +35,9 @@ from assay.claims.judge import Judge
 from assay.claims.mechanical import CheckResult
 from assay.errors import ProviderError
 from assay.events import ClaimVerified
-from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.eventlog import EventLog
+from assay.store.markers import cited_urls, claim_markers
 from assay.store.runs import REPORT_FILE, load_info
 from assay.store.sources import SourceLedger
 

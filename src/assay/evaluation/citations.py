@@ -33,9 +33,9 @@ from pathlib import Path
 
 from assay.claims.grounding import grounded
 from assay.language import report_texts
-from assay.report.markers import cited_urls
 from assay.report.reading import answer_prefixes
 from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.markers import cited_urls
 from assay.store.sources import SourceLedger, SourceRecord, snapshot_text
 from assay.text import split_sentences
 

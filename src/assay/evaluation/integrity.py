@@ -16,8 +16,8 @@ from pathlib import Path
 
 from assay.claims.grounding import grounded
 from assay.evaluation.citations import body_lines, statement_text
-from assay.report.markers import cited_urls, claim_markers
 from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.markers import cited_urls, claim_markers
 from assay.store.sources import SourceLedger, SourceRecord, snapshot_text
 
 _NUMBERS = re.compile(r"\[(\d+)\]")

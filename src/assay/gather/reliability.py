@@ -20,7 +20,7 @@ import tomllib
 from importlib.resources import files
 from typing import Literal
 
-from assay.gather.domains import covers, host_of
+from assay.domains import covers, host_of
 
 Reliability = Literal["primary", "reference", "news", "forum", "unknown"]
 KINDS: tuple[Reliability, ...] = ("primary", "reference", "news", "forum", "unknown")

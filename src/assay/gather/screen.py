@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
+from assay.domains import DomainRule
 from assay.gather.dates import outside, published_span, window_since
-from assay.gather.domains import DomainRule
 from assay.gather.search.base import SearchResult, TimeRange
 from assay.gather.search.web_search import QueryOutcome, WebSearchOutcome
 

@@ -25,9 +25,9 @@ from assay.gather.screen import SourceControls
 from assay.gather.search.base import SearchProvider, TimeRange
 from assay.gather.search.registry import build_search_provider, search_client
 from assay.gather.search.web_search import WebSearchOutcome, web_search
-from assay.gather.urls import canonical_url
 from assay.keys import KeyStore
 from assay.store.runs import Run
+from assay.urls import canonical_url
 
 INDEX_FILE = "index.sqlite"
 CACHE_FILE = "http-cache.sqlite"

@@ -77,7 +77,7 @@ class StartRun(BaseModel):
     @field_validator("include_domains", "exclude_domains")
     @classmethod
     def _domains(cls, value: list[str]) -> list[str]:
-        from assay.gather.domains import parse_domain
+        from assay.domains import parse_domain
 
         return list(dict.fromkeys(parse_domain(entry) for entry in value))
 

@@ -210,7 +210,7 @@ def _source_controls(request: StartRun, base: Settings) -> dict[str, Any]:
     """A request's domains and dates narrow the server's, never widen them: its excludes
     join the server's, its includes must lie within the server's includes (when it has
     any), and its window must lie within the server's."""
-    from assay.gather.domains import covers
+    from assay.domains import covers
 
     update: dict[str, Any] = {}
     if request.exclude_domains:

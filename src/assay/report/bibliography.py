@@ -7,7 +7,7 @@ reader can cite the work and not just the page the run read.
 
 from __future__ import annotations
 
-from assay.report.markers import neutralize
+from assay.store.markers import neutralize
 from assay.store.sources import SourceRecord
 
 SHOWN_AUTHORS = 3

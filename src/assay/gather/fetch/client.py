@@ -10,7 +10,7 @@ One ``fetch(url)``::
     store a complete 200 in the cache
 
 Each rule lives in one module and only there: ``guard.py``/``address.py`` (where a socket
-may go, checked in the network backend on the address actually dialled), ``gather/domains.py``
+may go, checked in the network backend on the address actually dialled), ``assay/domains.py``
 (``--include-domain`` / ``--exclude-domain``, checked on every hop), ``robots.py``,
 ``pacing.py``, ``limits.py`` (media type and size), ``retry.py`` and ``cache.py``. This
 module composes them and turns what they raise into ``PolicyViolation`` (the policy
@@ -41,8 +41,8 @@ import httpx2
 
 from assay.__about__ import PROJECT_URL, __version__
 from assay.config import FetchSettings
+from assay.domains import DomainRule
 from assay.errors import FetchError, PolicyViolation
-from assay.gather.domains import DomainRule
 from assay.gather.fetch.address import AllowList
 from assay.gather.fetch.cache import CacheEntry, PageCache
 from assay.gather.fetch.exchange import Deadline, Exchanger, Reply, check_scheme

@@ -33,7 +33,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from assay.gather.urls import registrable_domain
+from assay.urls import registrable_domain
 
 
 @dataclass

@@ -22,7 +22,7 @@ import httpx2
 
 from assay.errors import BadInputError, ProviderError
 from assay.gather.search.base import SearchProvider, SearchResult, TimeRange
-from assay.gather.urls import canonical_url
+from assay.urls import canonical_url
 
 MIN_QUERIES = 3
 MAX_QUERIES = 10

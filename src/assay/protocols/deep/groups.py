@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from assay.claims.conflict import Reading, different_subjects, read, reading_conflict
 from assay.claims.relevance import coverage
-from assay.report.markers import neutralize
 from assay.store.claims import ClaimRecord
+from assay.store.markers import neutralize
 
 OVERLAP = 0.6
 _BRACKET_NUMBER = re.compile(r"\[(\d+)\]")

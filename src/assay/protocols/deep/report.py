@@ -24,9 +24,9 @@ from assay.protocols.deep.findings import Findings, Review
 from assay.protocols.deep.groups import Group, clean
 from assay.protocols.deep.synthesis import Citations, Synthesis, synthesize
 from assay.protocols.runner import RunContext
-from assay.report.markers import claim_marker
 from assay.report.prose import Prose, Statement, write_prose
 from assay.store.claims import ClaimRecord
+from assay.store.markers import claim_marker
 
 PROSE_FACTS = 10
 

@@ -40,9 +40,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from assay.gather.urls import registrable_domain
 from assay.protocols.deep.findings import Confidence, Findings, SourceNote
 from assay.reading.relevance import relevance
+from assay.urls import registrable_domain
 
 THRESHOLD = 6.0
 WEIGHTS = {"sources": 0.3, "authority": 0.3, "confidence": 0.2, "coverage": 0.2}

@@ -18,9 +18,9 @@ from pydantic import BaseModel, Field, model_validator
 from assay.claims.grounding import grounded
 from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
-from assay.report.markers import claim_marker, neutralize
 from assay.report.prose import sentences_of
 from assay.store.claims import ClaimRecord
+from assay.store.markers import claim_marker, neutralize
 
 SYSTEM = """You write a short summary that answers the QUESTION from the numbered CLAIMS.
 Answer with JSON only: {"sentences": [{"text": "...", "claims": [numbers]}]}.

@@ -31,8 +31,8 @@ from assay.protocols.research.prose import written_summary
 from assay.protocols.research.workspace import WORKSPACE_SCHEME
 from assay.protocols.runner import RunContext
 from assay.report.claims_report import render_claims_report
-from assay.report.markers import claim_marker, neutralize
 from assay.store.claims import ClaimRecord
+from assay.store.markers import claim_marker, neutralize
 from assay.store.runs import REPORT_FILE, Run
 
 

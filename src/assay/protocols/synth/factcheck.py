@@ -24,9 +24,9 @@ from assay.engines.extractive.planner import expand_queries
 from assay.events import ClaimCreated
 from assay.gather.reader import ReadSource
 from assay.gather.session import GatherSession
-from assay.gather.urls import registrable_domain
 from assay.store.claims import ClaimRecord, Confidence
 from assay.store.sources import SourceRecord
+from assay.urls import registrable_domain
 
 
 def _domain(url: str) -> str:

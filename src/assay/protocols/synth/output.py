@@ -17,7 +17,7 @@ from assay.controls import strip_controls
 from assay.protocols.synth.agents import Narrative
 from assay.protocols.synth.matrix import VERDICTS, FactCheck
 from assay.protocols.synth.narrative import Written
-from assay.report.markers import claim_marker, neutralize
+from assay.store.markers import claim_marker, neutralize
 
 RAW_ROWS = 8
 

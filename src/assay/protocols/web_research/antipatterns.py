@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.report.markers import cited_urls
+from assay.store.markers import cited_urls
 from assay.text import split_sentences
 
 Kind = Literal["unattributed", "vague", "single_source"]

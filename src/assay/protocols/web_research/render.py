@@ -26,7 +26,7 @@ from assay.protocols.web_research.antipatterns import (
 )
 from assay.protocols.web_research.results import MIN_SOURCES
 from assay.protocols.web_research.synthesis import CLAIM_REF, OTHER, Synthesis
-from assay.report.markers import claim_marker, neutralize
+from assay.store.markers import claim_marker, neutralize
 
 _RANK = {"verified": 0, "weak": 1, "needs_review": 2, "contradicted": 3, "unverified": 4}
 

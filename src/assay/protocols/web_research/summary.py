@@ -27,7 +27,7 @@ from assay.protocols.web_research.render import (
     with_refs,
 )
 from assay.protocols.web_research.synthesis import OTHER, Synthesis
-from assay.report.markers import claim_marker, neutralize
+from assay.store.markers import claim_marker, neutralize
 from assay.text import raw_words
 
 MIN_WORDS = 200

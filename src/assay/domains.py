@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from assay.gather.urls import canonical_host, registrable_domain
+from assay.urls import canonical_host, registrable_domain
 
 _LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)")
 
