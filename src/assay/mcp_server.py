@@ -17,6 +17,7 @@ run cannot take (an empty topic, too many sources) come back as one line naming 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -28,7 +29,8 @@ from pydantic import BaseModel, Field, ValidationError
 from assay.__about__ import __version__
 from assay.claims.recheck import recheck_run
 from assay.config import Settings
-from assay.errors import AssayError, BudgetExhausted
+from assay.errors import AssayError, BudgetExhausted, ConfigError
+from assay.protocols.contract import ProtocolSpec
 from assay.protocols.deep.plan import MAX_DIRECTIONS
 from assay.protocols.launch import PROTOCOLS, StartRun
 from assay.protocols.registry import protocol_names, protocol_spec
@@ -41,6 +43,7 @@ from assay.store.sources import SourceLedger
 from assay.store.summary import RunSummary, run_summary
 from assay.timeline import describe
 
+logger = logging.getLogger(__name__)
 STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 REPORT_CHARS = 20_000
 INSTRUCTIONS = (
@@ -187,9 +190,18 @@ class AssayTools:
             raise ToolError(str(exc)) from None
 
 
-def plugin_protocols() -> list[str]:
-    """The registered protocols that are not built in: each is a tool of its own name."""
-    return [name for name in protocol_names() if name not in PROTOCOLS]
+def plugin_protocols() -> list[ProtocolSpec[Any]]:
+    """The registered protocols that are not built in: each is a tool of its own name. One
+    that does not load is left out (a warning says why) rather than failing the server."""
+    specs = []
+    for name in protocol_names():
+        if name in PROTOCOLS:
+            continue
+        try:
+            specs.append(protocol_spec(name))
+        except (ConfigError, ImportError, AttributeError) as exc:
+            logger.warning("protocol plugin %r left out: %s", name, exc)
+    return specs
 
 
 def _plugin_tool(tools: AssayTools, name: str) -> Callable[..., Awaitable[RunOutcome]]:
@@ -264,9 +276,9 @@ def build_server(settings: Settings, choices: ServedChoices | None = None) -> MC
                                 search=search, model=model)  # fmt: skip
         return await tools.run(request, ctx)
 
-    for name in plugin_protocols():
-        server.add_tool(_plugin_tool(tools, name), name=name.replace("-", "_"),
-                        description=protocol_spec(name).description or f"Run {name}.")  # fmt: skip
+    for spec in plugin_protocols():
+        server.add_tool(_plugin_tool(tools, spec.name), name=spec.name.replace("-", "_"),
+                        description=spec.description or f"Run {spec.name}.")  # fmt: skip
 
     @server.tool()
     def verify(run_id: str) -> VerifyOutcome:
