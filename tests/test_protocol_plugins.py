@@ -93,6 +93,9 @@ def test_the_rest_api_runs_a_plugin_protocol(toy: Path) -> None:
             assert detail["status"] == "done" and detail["run"]["protocol"] == "toy"
             report = await client.get(f"/api/v1/runs/{detail['run']['id']}/report?format=md")
             assert "TIDES (3 sources)" in report.text
+            for page in ("/", f"/runs/{detail['run']['id']}"):  # the web app shows its run
+                shown = await client.get(page)
+                assert shown.status_code == 200 and "tides" in shown.text, page
             unknown = await client.post("/api/v1/runs", json={"protocol": "nope", "topic": "x"})
             assert 400 <= unknown.status_code < 500 and "unknown protocol" in unknown.text
 
