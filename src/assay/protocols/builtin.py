@@ -167,14 +167,15 @@ async def _resume_deep(run_id: str, env: RunEnv) -> ProtocolResult:
     )
 
 
-def _deep_reports(settings: Settings) -> dict[str, Any]:
+def _deep_reports(settings: Settings) -> Path:
     output = settings.home / "deep-reports"
     output.mkdir(parents=True, exist_ok=True)
-    return {"output": output}
+    return output
 
 
 DEEP = ProtocolSpec(
-    name="deep", request=DeepRun, run=_deep, resume=_resume_deep, unattended=_deep_reports,
+    name="deep", request=DeepRun, run=_deep, resume=_resume_deep,
+    unattended={"output": _deep_reports},
     description="Several directions researched and scored, then one report.",
 )  # fmt: skip
 
@@ -190,12 +191,12 @@ class SynthRun(ProtocolRequest):
     timeouts: Any = Field(default=None, description="synth.Timeouts, or None: the defaults.")
 
 
-def _synth_output(settings: Settings) -> dict[str, Any]:
+def _synth_output(settings: Settings) -> Path:
     folder = settings.home / "synth-output"
     folder.mkdir(parents=True, exist_ok=True)
     # synth writes its output to a file (a folder there halts the panel): one per run
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    return {"output": folder / f"synth-{stamp}-{secrets.token_hex(3)}.md"}
+    return folder / f"synth-{stamp}-{secrets.token_hex(3)}.md"
 
 
 async def _synth(request: SynthRun, env: RunEnv) -> ProtocolResult:
@@ -214,6 +215,6 @@ async def _synth(request: SynthRun, env: RunEnv) -> ProtocolResult:
 
 
 SYNTH = ProtocolSpec(
-    name="synth", request=SynthRun, run=_synth, unattended=_synth_output,
+    name="synth", request=SynthRun, run=_synth, unattended={"output": _synth_output},
     description="A panel of agents that research and fact-check each other.",
 )  # fmt: skip

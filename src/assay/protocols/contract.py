@@ -13,7 +13,7 @@ spec and one entry point naming it.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -85,7 +85,7 @@ class ProtocolResult:
 
 Run = Callable[[RequestT, RunEnv], Awaitable[ProtocolResult]]
 Resume = Callable[[str, RunEnv], Awaitable[ProtocolResult]]
-Unattended = Callable[[Settings], dict[str, Any]]
+Default = Callable[[Settings], Any]
 
 
 @dataclass(frozen=True)
@@ -97,9 +97,9 @@ class ProtocolSpec(Generic[RequestT]):
     run: Run[RequestT]
     resume: Resume | None = None
     """None: the protocol cannot continue an interrupted run (it starts a new one)."""
-    unattended: Unattended | None = None
-    """Fields for a run started with no one to ask (a server's, a batch's), where a user
-    at a terminal gives a flag: where the run's files go, under the home."""
+    unattended: Mapping[str, Default] = field(default_factory=dict)
+    """By field: the value a run started with no one to ask (a server's, a batch's) gets
+    where a user at a terminal gives a flag — where the run's files go, under the home."""
     description: str = ""
 
     def parse(self, fields: dict[str, Any]) -> RequestT:
@@ -108,6 +108,7 @@ class ProtocolSpec(Generic[RequestT]):
         return self.request.model_validate(known)
 
     def unattended_fields(self, settings: Settings, fields: dict[str, Any]) -> dict[str, Any]:
-        """``fields`` with the unattended defaults under them."""
-        defaults = self.unattended(settings) if self.unattended is not None else {}
-        return {**defaults, **{k: v for k, v in fields.items() if v is not None}}
+        """``fields`` (those not None) with the unattended defaults for the others."""
+        given = {k: v for k, v in fields.items() if v is not None}
+        missing = {k: make(settings) for k, make in self.unattended.items() if k not in given}
+        return {**given, **missing}
