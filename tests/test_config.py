@@ -137,7 +137,8 @@ def test_built_in_plugins_register_through_entry_points() -> None:
     from assay.plugins import MODELS_GROUP, SEARCH_GROUP, load_plugin
 
     shown = json.loads(CliRunner().invoke(app, ["config", "show", "--json"]).output)["plugins"]
-    assert set(shown) == {"search", "models"}  # protocols are commands, not plugins
+    assert set(shown) == {"search", "models", "protocols"}
+    assert shown["protocols"] == ["research", "ask", "web-research", "deep", "synth"]
     assert {"searxng", "local", "mcp"} <= set(shown["search"])
     assert shown["models"] == ["anthropic", "llamacpp", "lmstudio", "ollama", "openai"]
     for group in (SEARCH_GROUP, MODELS_GROUP):

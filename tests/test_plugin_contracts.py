@@ -96,6 +96,9 @@ def create() -> Wrong:
 CONTRACT: SearchProviderFactory = create
 """
 
+# The protocol plugin tests/test_protocol_plugins.py runs through every interface.
+PROTOCOL_PLUGIN = (Path(__file__).parent / "toy_protocol.py").read_text(encoding="utf-8")
+
 ENTRY_POINTS = """\
 [assay.search]
 acme = acme_search:create
@@ -113,6 +116,7 @@ def site(tmp_path: Path) -> Path:
         ("acme_search", SEARCH_PLUGIN),
         ("acme_model", MODEL_PLUGIN),
         ("acme_broken", BROKEN_PLUGIN),
+        ("acme_protocol", PROTOCOL_PLUGIN),
     ):
         (root / package).mkdir(parents=True)
         (root / package / "__init__.py").write_text(source, encoding="utf-8")
@@ -129,7 +133,8 @@ def site(tmp_path: Path) -> Path:
 def test_the_plugin_contracts_are_public() -> None:
     for name in ("SearchProvider", "SearchProviderFactory", "SearchResult", "Model",
                  "ModelFactory", "ModelOptions", "ModelProfile", "ModelRequest", "ModelReply",
-                 "ScriptedModel"):  # fmt: skip
+                 "ScriptedModel", "ProtocolSpec", "ProtocolRequest", "ProtocolResult",
+                 "RunEnv", "run_protocol"):  # fmt: skip
         assert name in assay.__all__ and getattr(assay, name) is not None
     assert (Path(assay.__file__).parent / "py.typed").is_file()
 
@@ -141,7 +146,8 @@ def test_plugins_type_check_strictly_against_assay(site: Path, pytestconfig: pyt
     cache = kept.mkdir("plugin-contracts-mypy") if kept else site / ".mypy_cache"
     done = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--follow-imports=silent",
-         "--cache-dir", str(cache), "-p", "acme_search", "-p", "acme_model", "-p", "acme_broken"],
+         "--cache-dir", str(cache), "-p", "acme_search", "-p", "acme_model", "-p", "acme_broken",
+         "-p", "acme_protocol"],
         cwd=site, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     errors = [line for line in done.stdout.splitlines() if ": error:" in line]

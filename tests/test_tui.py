@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
@@ -360,29 +358,31 @@ def test_tui_command_opens_a_run_by_prefix(
 
 
 def test_runner_dispatches_research_and_ask(monkeypatch: pytest.MonkeyPatch) -> None:
+    from assay.protocols import registry
+    from assay.protocols.contract import ProtocolRequest, ProtocolResult, ProtocolSpec, RunEnv
+
     seen: list[tuple[str, str]] = []
 
-    async def research_async(topic: str, *, settings: object) -> SimpleNamespace:
-        seen.append(("research", topic))
-        return SimpleNamespace(run_id="r1")
+    def fake(name: str) -> ProtocolSpec[ProtocolRequest]:
+        async def run(request: ProtocolRequest, env: RunEnv) -> ProtocolResult:
+            seen.append((name, request.topic))
+            return ProtocolResult(run_id=f"{name[0]}1", protocol=name, status="done")
 
-    async def ask_async(question: str, *, settings: object) -> SimpleNamespace:
-        seen.append(("ask", question))
-        return SimpleNamespace(run_id="a1")
+        return ProtocolSpec(name=name, request=ProtocolRequest, run=run)
 
-    fake = ModuleType("assay.protocols.research")
-    fake.research_async = research_async  # type: ignore[attr-defined]
-    fake.ask_async = ask_async  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "assay.protocols.research", fake)
+    def missing(name: str) -> ProtocolSpec[ProtocolRequest]:
+        raise registry.unknown_name("protocol", name, [])
+
+    monkeypatch.setattr(registry, "protocol_spec", fake)
     start, why_not = tui_cmd.research_runner(load_settings())
     assert why_not is None and start is not None
     assert asyncio.run(start("research", "tides")) == "r1"
     assert asyncio.run(start("ask", "why")) == "a1"
     assert seen == [("research", "tides"), ("ask", "why")]
 
-    monkeypatch.setitem(sys.modules, "assay.protocols.research", ModuleType("empty"))
+    monkeypatch.setattr(registry, "protocol_spec", missing)
     start, why_not = tui_cmd.research_runner(load_settings())
-    assert start is None and why_not is not None and "research_async" in why_not
+    assert start is None and why_not is not None and "research" in why_not
 
 
 def test_runner_starts_a_real_research_run(isolated_home: Path) -> None:

@@ -9,7 +9,9 @@ loads a ``SearchProviderFactory`` (settings, ``http=``, ``keys=``) that builds a
 ``SearchProvider`` returning ``SearchResult``s; an ``assay.models`` entry point loads a
 ``ModelFactory`` (name, ``ModelOptions``) that builds a ``Model`` answering a
 ``ModelRequest`` with a ``ModelReply``, described by its ``ModelProfile``.
-``ScriptedModel`` stands in for a model in tests.
+``ScriptedModel`` stands in for a model in tests. An ``assay.protocols`` entry point
+loads a ``ProtocolSpec``: its ``ProtocolRequest`` model, and ``run`` (and ``resume``)
+taking a ``RunEnv`` and giving a ``ProtocolResult``; ``run_protocol`` runs any of them.
 """
 
 from __future__ import annotations
@@ -42,7 +44,9 @@ if TYPE_CHECKING:
     from assay.models.profiles import ModelProfile
     from assay.models.registry import ModelFactory, ModelOptions
     from assay.models.testing import ScriptedModel
+    from assay.protocols.contract import ProtocolRequest, ProtocolResult, ProtocolSpec, RunEnv
     from assay.protocols.deep import DeepResult, deep_research, deep_research_async
+    from assay.protocols.registry import resume_protocol, run_protocol
     from assay.protocols.research import (
         ResearchResult,
         ask,
@@ -70,6 +74,8 @@ _HOMES = {
     "assay.models.profiles": ("ModelProfile",),
     "assay.models.registry": ("ModelFactory", "ModelOptions"),
     "assay.models.testing": ("ScriptedModel",),
+    "assay.protocols.contract": ("ProtocolRequest", "ProtocolResult", "ProtocolSpec", "RunEnv"),
+    "assay.protocols.registry": ("resume_protocol", "run_protocol"),
     "assay.protocols.deep": ("DeepResult", "deep_research", "deep_research_async"),
     "assay.protocols.research": (
         "ResearchResult", "ask", "ask_async", "research", "research_async", "resume_async",
@@ -105,10 +111,14 @@ __all__ = [
     "ModelReply",
     "ModelRequest",
     "PolicyViolation",
+    "ProtocolRequest",
+    "ProtocolResult",
+    "ProtocolSpec",
     "ProviderError",
     "ResearchResult",
     "Run",
     "RunCancelled",
+    "RunEnv",
     "RunError",
     "RunInfo",
     "RunStore",
@@ -131,6 +141,8 @@ __all__ = [
     "research",
     "research_async",
     "resume_async",
+    "resume_protocol",
+    "run_protocol",
     "synth",
     "synth_async",
     "web_research",

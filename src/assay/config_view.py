@@ -53,6 +53,7 @@ def effective_config(settings: Settings) -> dict[str, Any]:
     """What a run would use: defaults < config.toml < ASSAY_* < flags, with each config key
     reference's state, the key store's names and the registered plugins."""
     from assay.plugins import MODELS_GROUP, SEARCH_GROUP, plugin_names
+    from assay.protocols.registry import protocol_names
 
     store = KeyStore(settings.home, settings.keys)
     shown: dict[str, Any] = settings.snapshot()
@@ -61,6 +62,7 @@ def effective_config(settings: Settings) -> dict[str, Any]:
     shown["plugins"] = {
         group.removeprefix("assay."): plugin_names(group) for group in (SEARCH_GROUP, MODELS_GROUP)
     }
+    shown["plugins"]["protocols"] = protocol_names()
     # Belt and braces: no resolved secret value may appear anywhere in what is shown.
     text = mask(json.dumps(shown), store.known_secret_values())
     result: dict[str, Any] = json.loads(text)

@@ -1,7 +1,8 @@
 """``assay mcp``: research as tools for other agents (the official MCP SDK's server).
 
-Tools ``research``, ``ask``, ``web_research`` and ``deep`` run a protocol through
-``protocols.launch`` (the same call the CLI and the web API make) and answer with a typed
+Tools ``research``, ``ask``, ``web_research`` and ``deep`` (and one tool for each protocol a
+plugin registers, named after it) run a protocol through ``protocols.launch`` and
+``protocols.registry`` (the same call the CLI and the web API make) and answer with a typed
 ``RunOutcome``: the answer, claim counts by status and the report's path. While a run
 works, each event of its log goes to the client as a progress notification (when the
 client asked for progress). ``verify``, ``show`` and ``runs`` read the run store. Served
@@ -16,6 +17,8 @@ run cannot take (an empty topic, too many sources) come back as one line naming 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -26,9 +29,11 @@ from pydantic import BaseModel, Field, ValidationError
 from assay.__about__ import __version__
 from assay.claims.recheck import recheck_run
 from assay.config import Settings
-from assay.errors import AssayError, BudgetExhausted
+from assay.errors import AssayError, BudgetExhausted, ConfigError
+from assay.protocols.contract import ProtocolSpec
 from assay.protocols.deep.plan import MAX_DIRECTIONS
-from assay.protocols.launch import StartRun
+from assay.protocols.launch import PROTOCOLS, StartRun
+from assay.protocols.registry import protocol_names, protocol_spec
 from assay.protocols.runner import observing_runs
 from assay.protocols.served import ServedChoices
 from assay.report.reading import report_answer
@@ -38,6 +43,7 @@ from assay.store.sources import SourceLedger
 from assay.store.summary import RunSummary, run_summary
 from assay.timeline import describe
 
+logger = logging.getLogger(__name__)
 STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 REPORT_CHARS = 20_000
 INSTRUCTIONS = (
@@ -93,18 +99,6 @@ def outcome(run: Run, answer: str = "") -> RunOutcome:
     )
 
 
-def _answer(result: object) -> str:
-    """The answer in each protocol's result: research/ask answer, deep summary, web output."""
-    answer = getattr(result, "answer", None)
-    if isinstance(answer, str):
-        return answer
-    summary = getattr(result, "summary", None)
-    if isinstance(summary, list):
-        return " ".join(str(line) for line in summary)
-    output = getattr(result, "output", None)
-    return output[:4000] if isinstance(output, str) else ""
-
-
 class Progress:
     """Forwards a run's events to the client as progress notifications."""
 
@@ -157,7 +151,7 @@ class AssayTools:
         with observing_runs(started.append):
             try:
                 served = self.choices.resolve(request, self.settings)
-                answer = _answer(await served.call(request, progress))
+                answer = (await served.call(request, progress)).summary
             except BudgetExhausted:
                 answer = ""  # the partial report is written; the outcome says why
             except AssayError as exc:
@@ -196,6 +190,30 @@ class AssayTools:
             raise ToolError(str(exc)) from None
 
 
+def plugin_protocols() -> list[ProtocolSpec[Any]]:
+    """The registered protocols that are not built in: each is a tool of its own name. One
+    that does not load is left out (a warning says why) rather than failing the server."""
+    specs = []
+    for name in protocol_names():
+        if name in PROTOCOLS:
+            continue
+        try:
+            specs.append(protocol_spec(name))
+        except (ConfigError, ImportError, AttributeError) as exc:
+            logger.warning("protocol plugin %r left out: %s", name, exc)
+    return specs
+
+
+def _plugin_tool(tools: AssayTools, name: str) -> Callable[..., Awaitable[RunOutcome]]:
+    async def run_plugin(
+        topic: str, ctx: Context[Any, Any], search: str | None = None, model: str | None = None
+    ) -> RunOutcome:
+        request = start_request(protocol=name, topic=topic, search=search, model=model)
+        return await tools.run(request, ctx)
+
+    return run_plugin
+
+
 def http_security(host: str) -> TransportSecuritySettings:
     """DNS-rebinding protection for the HTTP transport on ``host`` (any loopback address,
     which the SDK guards by itself only for 127.0.0.1 and ::1): the Host header must be
@@ -210,8 +228,8 @@ def http_security(host: str) -> TransportSecuritySettings:
 
 
 def build_server(settings: Settings, choices: ServedChoices | None = None) -> MCPServer:
-    """The MCP server with assay's seven tools; ``choices``: what tool calls may pick
-    (default: only what ``settings`` configure)."""
+    """The MCP server with assay's seven tools (and one for each plugin protocol);
+    ``choices``: what tool calls may pick (default: only what ``settings`` configure)."""
     server: MCPServer = MCPServer("assay", instructions=INSTRUCTIONS, version=__version__,
                                   log_level="WARNING")  # fmt: skip
     tools = AssayTools(settings, choices)
@@ -257,6 +275,10 @@ def build_server(settings: Settings, choices: ServedChoices | None = None) -> MC
         request = start_request(protocol="deep", topic=topic, max_directions=max_directions,
                                 search=search, model=model)  # fmt: skip
         return await tools.run(request, ctx)
+
+    for spec in plugin_protocols():
+        server.add_tool(_plugin_tool(tools, spec.name), name=spec.name.replace("-", "_"),
+                        description=spec.description or f"Run {spec.name}.")  # fmt: skip
 
     @server.tool()
     def verify(run_id: str) -> VerifyOutcome:

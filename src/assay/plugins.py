@@ -1,12 +1,10 @@
-"""Entry-point registries: search providers and models are plugins.
+"""Entry-point registries: search providers, models and protocols are plugins.
 
 Built-ins register through the same entry points as third-party packages (see
-pyproject.toml), so there is one way in. A group maps a name to a factory object whose
-contract ``assay`` exports (``SearchProviderFactory``, ``ModelFactory``).
-
-Protocols are not a plugin group: each takes its own inputs (a roster, urls and keywords,
-a number of directions) and has its own command, so there is no one contract that a
-third-party protocol could implement and the CLI could call.
+pyproject.toml), so there is one way in. A group maps a name to an object whose contract
+``assay`` exports: a ``SearchProviderFactory``, a ``ModelFactory``, a ``ProtocolSpec``
+(``protocols.registry`` reads that group; each protocol's request model says what its
+runs take, so every interface can start one by name).
 """
 
 from __future__ import annotations
@@ -20,15 +18,17 @@ from assay.errors import ConfigError
 
 SEARCH_GROUP = "assay.search"
 MODELS_GROUP = "assay.models"
+PROTOCOLS_GROUP = "assay.protocols"
 
 
-def _entry_points(group: str) -> dict[str, EntryPoint]:
+def plugin_entry_points(group: str) -> dict[str, EntryPoint]:
+    """The entry points installed in ``group``, by name."""
     return {ep.name: ep for ep in entry_points(group=group)}
 
 
 def plugin_names(group: str) -> list[str]:
     """The names registered in ``group``, sorted."""
-    return sorted(_entry_points(group))
+    return sorted(plugin_entry_points(group))
 
 
 def unknown_name(what: str, name: str, known: Iterable[str]) -> ConfigError:
@@ -42,7 +42,7 @@ def unknown_name(what: str, name: str, known: Iterable[str]) -> ConfigError:
 def registered(group: str, name: str) -> EntryPoint:
     """The entry point of ``name`` in ``group``; a name nothing registered is the one-line
     ConfigError naming the registered ones (so a front end can refuse it before a run)."""
-    found = _entry_points(group)
+    found = plugin_entry_points(group)
     if name not in found:
         raise unknown_name(f"{group.removeprefix('assay.')} plugin", name, found)
     return found[name]

@@ -1,4 +1,4 @@
-"""One question of a batch, through its protocol's own entry point — or its run resumed.
+"""One question of a batch, through ``protocols.registry`` — or its run resumed.
 
 The run a question gets is journaled the moment it starts (``observing_runs`` sees its
 ``run.started``). Running a question again looks there first: a finished run is only read
@@ -17,13 +17,14 @@ from typing import Any
 from assay.batch.files import BatchFiles, ResultRow
 from assay.batch.jobs import BatchJob
 from assay.config import Settings
-from assay.errors import AssayError, BudgetExhausted, RunError
+from assay.errors import AssayError, BudgetExhausted
+from assay.protocols.contract import ProtocolResult, RunEnv
+from assay.protocols.registry import protocol_spec, resumable, resume_protocol, run_protocol
 from assay.protocols.runner import observing_runs
 from assay.report.reading import report_answer
 from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 
-RESUMABLE = ("research", "ask", "deep")
 STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 JobListener = Callable[[str, dict[str, Any]], None]
 
@@ -53,7 +54,7 @@ async def run_job(
         if listener is not None:
             listener(job.id, record)
 
-    result: Any = None
+    result: ProtocolResult | str | None = None
     error: str | None = None
     with observing_runs(lambda run: run.events.listeners.append(watch)):
         try:
@@ -86,55 +87,31 @@ def _previous_run(settings: Settings, run_id: str | None) -> Run | None:
     return None if run.info.status == "failed" else run
 
 
-async def _dispatch(job: BatchJob, spec: BatchSpec, resume: Run | None) -> Any:
+async def _dispatch(job: BatchJob, spec: BatchSpec, resume: Run | None) -> ProtocolResult | str:
     settings, question = spec.settings, job.question
     sources = job.sources or spec.sources
-    if resume is not None and spec.protocol in RESUMABLE:
-        return await _resume(spec, resume.id)
-    if spec.protocol in ("research", "ask"):
-        from assay.protocols.research import ask_async, research_async
-
-        if spec.protocol == "ask":
-            return await ask_async(question, settings=settings)
-        return await research_async(question, settings=settings, sources=sources or 5)
-    if spec.protocol == "web-research":
-        from assay.protocols.web_research import web_research_async
-
-        keywords = job.keywords or ([] if job.urls else [question])
-        return await web_research_async(
-            question, job.urls, keywords, job.depth, job.format, settings=settings
-        )
-    if spec.protocol == "deep":
-        from assay.protocols.deep import deep_research_async
-
-        return await deep_research_async(
-            question,
-            settings=settings,
-            max_directions=job.max_directions or spec.max_directions,
-            output=spec.output_dir or settings.home / "deep-reports",
-        )
-    if spec.protocol == "check":
+    if spec.protocol == "check":  # a batch's own kind of question, not a protocol
         from assay.batch.check import CHECK_SOURCES, check_async
 
         return await check_async(question, settings=settings, sources=sources or CHECK_SOURCES)
-    raise RunError(f"unknown protocol {spec.protocol!r}")
-
-
-async def _resume(spec: BatchSpec, run_id: str) -> Any:
-    if spec.protocol == "deep":
-        from assay.protocols.deep import deep_resume_async
-
-        return await deep_resume_async(run_id, settings=spec.settings)
-    from assay.protocols.research import resume_async
-
-    return await resume_async(run_id, settings=spec.settings)
+    env = RunEnv(settings)
+    if resume is not None and resumable(spec.protocol):
+        return await resume_protocol(spec.protocol, resume.id, env)
+    fields = {
+        "topic": question, "sources": sources, "urls": job.urls,
+        "keywords": job.keywords or ([] if job.urls else [question]), "depth": job.depth,
+        "output_format": job.format,
+        "max_directions": job.max_directions or spec.max_directions, "output": spec.output_dir,
+    }  # fmt: skip
+    protocol = protocol_spec(spec.protocol)
+    return await run_protocol(spec.protocol, protocol.unattended_fields(settings, fields), env)
 
 
 def _row(
     job: BatchJob,
     spec: BatchSpec,
     run_id: str | None,
-    result: Any,
+    result: ProtocolResult | str | None,
     error: str | None,
     seconds: float,
     resumed: bool,
@@ -149,7 +126,7 @@ def _row(
     report = _report_path(run, result)
     text = report.read_text(encoding="utf-8") if report is not None else ""
     claims = ClaimLedger(run.dir).claims()
-    answer = result if isinstance(result, str) else getattr(result, "answer", None)
+    answer = result if isinstance(result, str) else result.answer if result else None
     return row.model_copy(
         update={
             "run_id": run.id,
@@ -164,9 +141,9 @@ def _row(
     )
 
 
-def _report_path(run: Run, result: Any) -> Path | None:
-    named = getattr(result, "report", None) or getattr(result, "report_path", None)
-    for candidate in (Path(named) if named else None, run.dir / REPORT_FILE):
+def _report_path(run: Run, result: ProtocolResult | str | None) -> Path | None:
+    named = result.report if isinstance(result, ProtocolResult) else None
+    for candidate in (named, run.dir / REPORT_FILE):
         if candidate is not None and candidate.is_file():
             return candidate
     return None

@@ -40,6 +40,7 @@ from assay.cli import (
     keys_cmd,
     mcp_cmd,
     research_cmd,
+    run_cmd,
     runs_cmd,
     serve_cmd,
     synth_cmd,
@@ -147,6 +148,7 @@ app.command("verify")(verify_cmd.verify)
 app.command("web-research")(web_research_cmd.web_research)
 app.command("deep")(deep_cmd.deep)
 app.command("synth")(synth_cmd.synth)
+app.command("run")(run_cmd.run)
 app.command("tui")(tui_cmd.tui)
 app.command("export")(export_cmd.export)
 app.command("serve")(serve_cmd.serve)

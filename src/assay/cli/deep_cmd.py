@@ -55,24 +55,12 @@ def deep(
     directions, and write a cited report with findings, gaps and a bibliography."""
     import asyncio
 
-    from assay.protocols.deep import deep_research_async
+    from assay.protocols.contract import RunEnv
+    from assay.protocols.registry import run_protocol
 
-    settings = options.settings()
-    result = asyncio.run(
-        deep_research_async(
-            topic, settings=settings, max_directions=max_directions, output=output,
-            echo=_echo(options),
-        )
-    )  # fmt: skip
-    _finish(result, options)
-
-
-def is_deep_run(settings: Settings, run_id: str) -> bool:
-    from assay.keys import KeyStore
-    from assay.protocols.runner import open_store
-
-    store = open_store(settings, KeyStore(settings.home, settings.keys))
-    return store.open(run_id).info.protocol == "deep"
+    env = RunEnv(options.settings(), echo=_echo(options))
+    fields = {"topic": topic, "max_directions": max_directions, "output": output}
+    _finish(asyncio.run(run_protocol("deep", fields, env)).detail, options)
 
 
 def resume_deep(run_id: str, options: CommonOptions, settings: Settings) -> None:
@@ -80,10 +68,11 @@ def resume_deep(run_id: str, options: CommonOptions, settings: Settings) -> None
     with ``settings`` (the run's own recorded ones, a flag given here winning)."""
     import asyncio
 
-    from assay.protocols.deep import deep_resume_async
+    from assay.protocols.contract import RunEnv
+    from assay.protocols.registry import resume_protocol
 
-    result = asyncio.run(deep_resume_async(run_id, settings=settings, echo=_echo(options)))
-    _finish(result, options)
+    env = RunEnv(settings, echo=_echo(options))
+    _finish(asyncio.run(resume_protocol("deep", run_id, env)).detail, options)
 
 
 def print_directions(run: Run) -> None:

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from assay.cli.deep_cmd import is_deep_run, resume_deep
+from assay.cli.deep_cmd import resume_deep
 from assay.cli.options import CommonOptions, with_common_options
 from assay.cli.output import console, err_console, print_json, shown
 from assay.errors import BudgetExhausted
 
 if TYPE_CHECKING:
+    from assay.protocols.contract import ProtocolResult
     from assay.protocols.research import ResearchResult
     from assay.store.eventlog import Listener
 
@@ -34,7 +35,7 @@ def _report(result: ResearchResult, as_json: bool) -> None:
 
 def _drive(
     options: CommonOptions,
-    start: Callable[[Listener | None], Coroutine[Any, Any, ResearchResult]],
+    start: Callable[[Listener | None], Coroutine[Any, Any, ProtocolResult]],
 ) -> None:
     import asyncio
 
@@ -47,7 +48,7 @@ def _drive(
         if exc.report:
             err_console.print(f"partial report: {exc.report}", soft_wrap=True)
         raise
-    _report(result, options.json)
+    _report(result.detail, options.json)
 
 
 @with_common_options
@@ -62,16 +63,7 @@ def research(
     options: CommonOptions,
 ) -> None:
     """Research a topic: plan, gather, extract claims, verify, and write a cited report."""
-    from assay.protocols.research import research_async
-
-    settings = options.settings()
-
-    def start(listener: Listener | None) -> Coroutine[Any, Any, ResearchResult]:
-        return research_async(
-            topic, settings=settings, workspace=workspace, sources=sources, listener=listener
-        )
-
-    _drive(options, start)
+    _drive(options, _starting(options, "research", topic, workspace=workspace, sources=sources))
 
 
 @with_common_options
@@ -80,10 +72,7 @@ def ask(
     options: CommonOptions,
 ) -> None:
     """Answer one question directly; research-grade questions escalate to a full run."""
-    from assay.protocols.research import ask_async
-
-    settings = options.settings()
-    _drive(options, lambda listener: ask_async(question, settings=settings, listener=listener))
+    _drive(options, _starting(options, "ask", question))
 
 
 @with_common_options
@@ -95,13 +84,38 @@ def resume(
 
     The run goes on with the search, model and fetch settings it started with; a flag
     given here wins."""
+    from assay.protocols.contract import RunEnv
     from assay.protocols.launch import RESUMED_SETTINGS
-    from assay.protocols.research import resume_async
+    from assay.protocols.registry import resume_protocol
     from assay.store.runs import RunStore
 
-    recorded = RunStore(options.settings().home).open(run_id).info.config
+    info = RunStore(options.settings().home).open(run_id).info
+    recorded = info.config
     settings = options.settings({k: recorded[k] for k in RESUMED_SETTINGS if k in recorded})
-    if is_deep_run(settings, run_id):
+    if info.protocol == "deep":
         resume_deep(run_id, options, settings)
         return
-    _drive(options, lambda listener: resume_async(run_id, settings=settings, listener=listener))
+    if info.protocol not in ("research", "ask"):
+        from assay.cli.run_cmd import drive_any
+
+        drive_any(options, lambda env: resume_protocol(info.protocol, run_id, env), settings)
+        return
+    _drive(
+        options,
+        lambda listener: resume_protocol(info.protocol, run_id, RunEnv(settings, listener)),
+    )
+
+
+def _starting(
+    options: CommonOptions, protocol: str, topic: str, **fields: Any
+) -> Callable[[Listener | None], Coroutine[Any, Any, ProtocolResult]]:
+    """A start of ``protocol`` on ``topic`` through the registry, for ``_drive``."""
+    from assay.protocols.contract import RunEnv
+    from assay.protocols.registry import run_protocol
+
+    settings = options.settings()
+
+    def start(listener: Listener | None) -> Coroutine[Any, Any, ProtocolResult]:
+        return run_protocol(protocol, {"topic": topic, **fields}, RunEnv(settings, listener))
+
+    return start

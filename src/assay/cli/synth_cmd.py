@@ -79,7 +79,9 @@ def synth(
     import asyncio
 
     from assay.cli.progress import progress
-    from assay.protocols.synth import Timeouts, roster_from_flags, synth_async
+    from assay.protocols.contract import RunEnv
+    from assay.protocols.registry import run_protocol
+    from assay.protocols.synth import Timeouts, roster_from_flags
 
     settings = options.settings()
     if roster is not None and agent:
@@ -87,18 +89,15 @@ def synth(
     chosen = roster if roster is not None or not agent else roster_from_flags(agent, chief_author)
     if block_after < poke_after:
         raise BadInputError("--block-after must not be less than --poke-after")
+    fields = {"topic": topic, "roster": chosen, "output": output,
+              "timeouts": Timeouts(poke_after, block_after)}  # fmt: skip
+
+    def echo(line: str) -> None:
+        err_console.print(plain(line), markup=False, highlight=False)
+
     with progress(not (options.quiet or options.json)) as listener:
-        result = asyncio.run(
-            synth_async(
-                topic,
-                roster=chosen,
-                output=output,
-                settings=settings,
-                timeouts=Timeouts(poke_after, block_after),
-                listener=listener,
-                echo=lambda line: err_console.print(plain(line), markup=False, highlight=False),
-            )
-        )
+        env = RunEnv(settings, listener, echo=echo)
+        result = asyncio.run(run_protocol("synth", fields, env)).detail
     if options.json:
         print_json(result.to_json())
     else:

@@ -1,14 +1,12 @@
 """``assay tui``: the Textual interface (the ``tui`` extra), opened on the runs list or a run.
 
-Starting runs from the TUI goes through ``assay.protocols.research.research_async``,
-imported when the command runs; without it the TUI still browses and follows runs and
-says why it cannot start one.
+Starting runs from the TUI goes through ``assay.protocols.registry`` (research or ask),
+loaded when the command runs; without the research protocol the TUI still browses and
+follows runs and says why it cannot start one.
 """
 
 from __future__ import annotations
 
-import importlib
-import inspect
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -23,31 +21,19 @@ StartRun = Any  # assay.tui.app.StartRun, without importing Textual before the g
 
 
 def research_runner(settings: Settings) -> tuple[StartRun | None, str | None]:
-    """``start_run(mode, topic) -> run id`` over the research protocol, or None and why not.
+    """``start_run(mode, topic) -> run id``: a run of the protocol ``mode`` (research or
+    ask) through ``protocols.registry``, or None and why not."""
+    from assay.protocols.contract import RunEnv
+    from assay.protocols.registry import protocol_spec, run_protocol
 
-    "research" calls ``research_async``; "ask" calls ``ask_async`` (or ``research_async``
-    with ``mode="ask"`` where it takes a mode).
-    """
     try:
-        module = importlib.import_module("assay.protocols.research")
-    except ImportError as exc:
+        protocol_spec("research")
+    except (ImportError, ConfigError) as exc:
         return None, f"starting runs is unavailable: the research protocol is missing ({exc})"
-    research_async = getattr(module, "research_async", None)
-    ask_async = getattr(module, "ask_async", None)
-    if research_async is None:
-        return None, "starting runs is unavailable: assay.protocols.research has no research_async"
-    takes_mode = "mode" in inspect.signature(research_async).parameters
 
     async def start_run(mode: str, topic: str) -> str:
-        if takes_mode:
-            result = await research_async(topic, settings=settings, mode=mode)
-        elif mode == "ask" and ask_async is not None:
-            result = await ask_async(topic, settings=settings)
-        elif mode == "ask":
-            raise ConfigError("ask is not available: the research protocol has no ask_async")
-        else:
-            result = await research_async(topic, settings=settings)
-        return str(result.run_id)
+        result = await run_protocol(mode, {"topic": topic}, RunEnv(settings))
+        return result.run_id
 
     return start_run, None
 

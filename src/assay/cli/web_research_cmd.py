@@ -52,13 +52,19 @@ def web_research(
     import asyncio
 
     from assay.cli.progress import progress
-    from assay.protocols.web_research import WebResearchRequest, run_web_research
+    from assay.protocols.contract import RunEnv
+    from assay.protocols.registry import run_protocol
+    from assay.protocols.web_research import WebResearchRequest
     from assay.store.runs import REPORT_JSON_FILE
 
+    # checked before the settings are read, so a missing topic is its own one-line error
     request = WebResearchRequest.build(topic, url, keyword, depth, output_format, how=HOW)
+    fields = {"topic": topic, "urls": url or [], "keywords": keyword or [], "depth": depth,
+              "output_format": output_format, "how": HOW}  # fmt: skip
     settings = options.settings()
     with progress(not (options.quiet or options.json)) as listener:
-        result = asyncio.run(run_web_research(request, settings, listener=listener))
+        ran = asyncio.run(run_protocol("web-research", fields, RunEnv(settings, listener)))
+    result = ran.detail
     if options.json:
         print_json(result.to_json())
     else:

@@ -1,28 +1,29 @@
 """A run any interface can ask for: the protocol, the question and the common options.
 
 The web API (``web.runs``) and the MCP server (``assay.mcp``) both start runs through
-``call_protocol``: one mapping from a request to the library's ``*_async`` calls. What a
-request may choose on a server, and with whose key, is ``protocols.served``.
+``call_protocol``: ``StartRun`` is the wire format (every protocol's options in one flat
+request, as the API has always taken them), and ``protocols.registry`` runs the protocol it
+names. What a request may choose on a server, and with whose key, is ``protocols.served``.
 """
 
 from __future__ import annotations
 
-import secrets
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from assay.config import Settings
+from assay.protocols.contract import ProtocolResult, RunEnv
 from assay.protocols.deep.plan import MAX_DIRECTIONS
+from assay.protocols.registry import is_protocol, protocol_names, protocol_spec, run_protocol
 from assay.store.eventlog import Listener
 
 if TYPE_CHECKING:
     from assay.models.base import Model
 
-Protocol = Literal["research", "ask", "web-research", "deep", "synth"]
-PROTOCOLS: tuple[Protocol, ...] = ("research", "ask", "web-research", "deep", "synth")
-RESUMABLE = ("research", "ask", "deep")
+PROTOCOLS: tuple[str, ...] = ("research", "ask", "web-research", "deep", "synth")
+"""The built-in protocols (the web form's choices)."""
 # What a resumed run keeps from its own settings (as `assay resume` does).
 RESUMED_SETTINGS = ("search", "searxng_url", "max_results", "allow_hosts", "model", "base_url",
                     "mcp_command", "mcp_url", "mcp_tool", "mcp_env", "fetch",
@@ -35,7 +36,12 @@ class StartRun(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    protocol: Protocol = "research"
+    protocol: str = Field(
+        default="research",
+        max_length=64,
+        description="A registered protocol: research, ask, web-research, deep, synth, or "
+        "a plugin's.",
+    )
     topic: str = Field(min_length=1, max_length=2000, description="The question or topic.")
     search: str | None = Field(default=None, max_length=64, description="Search provider.")
     searxng_url: str | None = Field(default=None, max_length=2000)
@@ -74,6 +80,13 @@ class StartRun(BaseModel):
     depth: Literal["shallow", "medium", "deep"] = "medium"
     max_directions: int = Field(default=MAX_DIRECTIONS, ge=1, le=MAX_DIRECTIONS, description="deep")
 
+    @field_validator("protocol")
+    @classmethod
+    def _protocol(cls, value: str) -> str:
+        if not is_protocol(value):
+            raise ValueError(f"unknown protocol {value!r} (known: {', '.join(protocol_names())})")
+        return value
+
     @field_validator("include_domains", "exclude_domains")
     @classmethod
     def _domains(cls, value: list[str]) -> list[str]:
@@ -101,55 +114,10 @@ async def call_protocol(
     listener: Listener | None = None,
     *,
     model: Model | None = None,
-) -> object:
-    """Run ``request`` to its end (the protocol's own result object); ``model`` instead of
-    the one the settings name (synth builds its agents' models itself, so takes none)."""
-    topic = request.topic
-    if request.protocol == "research":
-        from assay.protocols.research import research_async
-
-        return await research_async(
-            topic, settings=settings, sources=request.sources, listener=listener, model=model
-        )
-    if request.protocol == "ask":
-        from assay.protocols.research import ask_async
-
-        return await ask_async(topic, settings=settings, listener=listener, model=model)
-    if request.protocol == "web-research":
-        from assay.protocols.web_research.results import WebResearchRequest
-        from assay.protocols.web_research.skill import run_web_research
-
-        checked = WebResearchRequest.build(
-            topic, request.urls, request.keywords, request.depth, "summary"
-        )
-        return await run_web_research(checked, settings, listener=listener, model=model)
-    if request.protocol == "deep":
-        from assay.protocols.deep import deep_research_async
-
-        output = settings.home / "deep-reports"
-        output.mkdir(parents=True, exist_ok=True)
-        return await deep_research_async(
-            topic, settings=settings, max_directions=request.max_directions, output=output,
-            listener=listener, model=model,
-        )  # fmt: skip
-    if model is not None:
-        raise ValueError("synth builds its agents' models itself")
-    from assay.protocols.synth import synth_async
-
-    folder = settings.home / "synth-output"
-    folder.mkdir(parents=True, exist_ok=True)
-    # synth writes its output to a file (a folder there halts the panel): one per run
-    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-    output = folder / f"synth-{stamp}-{secrets.token_hex(3)}.md"
-    return await synth_async(topic, settings=settings, output=output, listener=listener)
-
-
-async def resume_protocol(protocol: str, run_id: str, settings: Settings) -> object:
-    """Continue an interrupted research, ask or deep run."""
-    if protocol == "deep":
-        from assay.protocols.deep import deep_resume_async
-
-        return await deep_resume_async(run_id, settings=settings)
-    from assay.protocols.research import resume_async
-
-    return await resume_async(run_id, settings=settings)
+) -> ProtocolResult:
+    """Run ``request`` to its end; ``model`` instead of the one the settings name (synth
+    builds its agents' models itself, so takes none)."""
+    spec = protocol_spec(request.protocol)
+    fields = request.model_dump(exclude={"protocol", "api_key"})
+    env = RunEnv(settings, listener=listener, model=model)
+    return await run_protocol(request.protocol, spec.unattended_fields(settings, fields), env)

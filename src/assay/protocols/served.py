@@ -32,6 +32,7 @@ from pydantic import ValidationError
 from assay.config import Settings
 from assay.errors import BadInputError, ConfigError
 from assay.gather.search.registry import known_search_provider
+from assay.protocols.contract import ProtocolResult
 from assay.protocols.launch import StartRun, call_protocol
 from assay.store.eventlog import Listener
 
@@ -82,7 +83,7 @@ class Served:
     settings: Settings
     key: str | None = None
 
-    async def call(self, request: StartRun, listener: Listener | None = None) -> object:
+    async def call(self, request: StartRun, listener: Listener | None = None) -> ProtocolResult:
         if self.key is None:
             return await call_protocol(request, self.settings, listener)
         from assay.gather.fetch.guard import guarded_client

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay.events import EVENT_TYPES
-from assay.protocols.launch import RESUMABLE
+from assay.protocols.registry import resumable
 from assay.store.runs import Run
 
 BUDGETS = ("budget_time", "budget_tokens", "budget_fetches", "budget_model_calls")
@@ -53,7 +53,7 @@ def run_data(run: Run, status: str, active: bool) -> dict[str, Any]:
         "protocol": info.protocol,
         "status": status,
         "active": active,
-        "resumable": info.protocol in RESUMABLE,
+        "resumable": resumable(info.protocol),
         "phases": [
             {"name": p.name, "label": p.label, "after": p.after}
             for p in PHASES.get(info.protocol, ())

@@ -6,7 +6,7 @@ rather than queued, so every id handed out is a run that is really working). The
 taken before the first ``await`` and given back when the run's thread ends, so requests
 arriving together cannot all pass the check. ``cancel`` cancels the run's task, which the
 runner records as an interrupted run that ``resume`` can continue. What a request may
-choose is ``protocols.served``; the protocols are the library's own ``*_async`` calls.
+choose is ``protocols.served``; both go through ``protocols.registry``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 
 from assay.config import Settings
 from assay.errors import AssayError, BadInputError, UserError
-from assay.protocols.launch import RESUMABLE, RESUMED_SETTINGS, StartRun, resume_protocol
+from assay.protocols.contract import RunEnv
+from assay.protocols.launch import RESUMED_SETTINGS, StartRun
+from assay.protocols.registry import resumable, resume_protocol
 from assay.protocols.served import ServedChoices
 from assay.store.runs import RunStore
 from assay.web.worker import RunCall, RunWorker
@@ -71,14 +73,14 @@ class RunManager:
 
     async def resume(self, run_id: str) -> str:
         info = self.store.open(run_id).info
-        if info.protocol not in RESUMABLE:
+        if not resumable(info.protocol):
             raise BadInputError(f"a {info.protocol} run cannot be resumed")
         if info.effective_status() == "running" or self.is_active(run_id):
             raise BadInputError(f"run {run_id} is still running")
         recorded = {k: info.config[k] for k in RESUMED_SETTINGS if k in info.config}
         settings = Settings.model_validate({**self.settings.model_dump(), **recorded})
         self.choices.check_recorded(settings, self.settings)
-        return await self._launch(lambda: resume_protocol(info.protocol, run_id, settings))
+        return await self._launch(lambda: resume_protocol(info.protocol, run_id, RunEnv(settings)))
 
     def cancel(self, run_id: str) -> None:
         worker = self.workers.get(run_id)
