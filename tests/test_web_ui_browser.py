@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from assay.lab import Lab
 from web_ui_fixtures import (  # noqa: F401 - fixtures
     TOPIC,
     Served,
@@ -230,7 +231,27 @@ def test_screenshots_of_every_page(
     page.context.close()
 
 
-def test_cancel_then_resume_from_the_live_page(served: Served, chromium: Any) -> None:  # noqa: F811
+def test_cancel_then_resume_from_the_live_page(
+    lab: Lab,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    chromium: Any,  # noqa: F811
+) -> None:
+    # A server of its own with no fetch cache: the module's server has every lab page
+    # cached by now, and a deep run over cached pages can end before the page loads.
+    from assay.config import load_settings
+    from assay.web.app import ServerConfig, create_app
+    from assay.web.testing import serve_in_thread
+    from conftest import _isolate
+
+    _isolate(tmp_path, monkeypatch)
+    settings = load_settings(home=tmp_path, search="searxng", searxng_url=lab.sites[0],
+                             allow_hosts=["127.0.0.0/8"], fetch={"cache_ttl": 0})  # fmt: skip
+    with serve_in_thread(create_app(ServerConfig(settings))) as base:
+        _cancel_then_resume(Served(base, tmp_path), chromium)
+
+
+def _cancel_then_resume(served: Served, chromium: Any) -> None:  # noqa: F811
     run_id = served.start({"topic": TOPIC, "protocol": "deep", "max_directions": 2})
     page = new_page(chromium)
     page.goto(f"{served.base}/runs/{run_id}")
