@@ -37,14 +37,13 @@ from assay.protocols.registry import protocol_names, protocol_spec
 from assay.protocols.runner import observing_runs
 from assay.protocols.served import ServedChoices
 from assay.report.reading import report_answer
-from assay.store.claims import ClaimLedger
+from assay.store.claims import CLAIM_STATUSES, ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
 from assay.store.summary import RunSummary, run_summary
 from assay.timeline import describe
 
 logger = logging.getLogger(__name__)
-STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 REPORT_CHARS = 20_000
 INSTRUCTIONS = (
     "assay researches a question on the web and answers with claims that carry verbatim "
@@ -92,7 +91,7 @@ def outcome(run: Run, answer: str = "") -> RunOutcome:
         status=run.info.effective_status(),
         reason=run.info.reason,
         answer=answer,
-        claims={s: sum(1 for c in claims if c.status == s) for s in STATUSES},
+        claims={s: sum(1 for c in claims if c.status == s) for s in CLAIM_STATUSES},
         sources=len(SourceLedger(run.dir).records()),
         report_path=str(report) if report.is_file() else None,
         run_dir=str(run.dir),

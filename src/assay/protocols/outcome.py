@@ -8,14 +8,11 @@ the run's identity, status, usage and engine are these, from the run's ledgers.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, TypedDict, get_args
+from typing import Any, TypedDict
 
 from assay.protocols.runner import RunContext
-from assay.store.claims import ClaimStatus
+from assay.store.claims import CLAIM_STATUSES
 from assay.store.runs import Run, RunStatus
-
-CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
-"""Every status, best first (the order of the counts in a result)."""
 
 
 class RunFields(TypedDict):

@@ -13,14 +13,13 @@ from collections.abc import Mapping, Sequence
 
 from assay.language import report_text
 from assay.report.bibliography import reference
-from assay.store.claims import ClaimRecord
+from assay.store.claims import CLAIM_STATUSES, ClaimRecord
 from assay.store.markers import claim_marker, neutralize
 from assay.store.sources import SourceRecord
 
-STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 """The report's sections, in order; each one's title and note are in the run's language
 (``assay.language``: ``verified`` and ``verified_note``…), as all the report's fixed text."""
-_ORDER = {key: n for n, key in enumerate(STATUSES)}
+_ORDER = {key: n for n, key in enumerate(CLAIM_STATUSES)}
 
 
 def _finding(
@@ -67,7 +66,7 @@ def render_claims_report(
     lines = [f"# {topic}", ""]
     if stopped:
         lines += [f"> {report_text('partial')} {stopped}", ""]
-    counts = {key: sum(1 for c in claims if c.status == key) for key in STATUSES}
+    counts = {key: sum(1 for c in claims if c.status == key) for key in CLAIM_STATUSES}
     summary = ", ".join(f"{n} {report_text(f'status_{key}')}" for key, n in counts.items() if n)
     lines += [f"## {report_text('executive_summary')}", ""]
     if answer:
@@ -89,7 +88,7 @@ def render_claims_report(
             f"_{report_text(f'{key}_note')}_",
             [c for c in claims if c.status == key],
         )
-        for key in STATUSES
+        for key in CLAIM_STATUSES
     ]
     for title, explanation, group in sections:
         if not group:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,6 +21,8 @@ from assay.store.jsonl import JsonlRead, read_jsonl
 CLAIMS_FILE = "claims.jsonl"
 Confidence = Literal["high", "medium", "low"]
 ClaimStatus = Literal["verified", "weak", "contradicted", "needs_review", "unverified"]
+CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
+"""Every claim status, best first (the order of counts, tables and filters)."""
 Stance = Literal["supports", "refutes", "neutral"]
 
 

@@ -16,16 +16,14 @@ from pydantic import BaseModel
 
 from assay.claims.recheck import recheck_run
 from assay.protocols.launch import StartRun
-from assay.store.claims import ClaimLedger, ClaimStatus
+from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimStatus
 from assay.store.runs import PLAN_FILE, Run, load_info
 from assay.store.sources import SourceLedger
 from assay.store.summary import RunSummary, run_summary
 from assay.web.lookup import find_source, open_run, read_snapshot
-from assay.web.runs import RunManager
+from assay.web.runs import RunManager, manager
 from assay.web.sse import event_stream, start_seq
 
-STATUSES: tuple[ClaimStatus, ...] = ("verified", "weak", "contradicted", "needs_review",
-                                     "unverified")  # fmt: skip
 ReportFormat = Literal["md", "json", "html", "pdf"]
 _MEDIA = {"md": "text/markdown; charset=utf-8", "json": "application/json",
           "html": "text/html; charset=utf-8", "pdf": "application/pdf"}  # fmt: skip
@@ -69,11 +67,6 @@ class RunDetail(BaseModel):
     counts: RunCounts
 
 
-def manager(request: Request) -> RunManager:
-    found: RunManager = request.app.state.runs
-    return found
-
-
 def _accepted(run_id: str) -> Accepted:
     return Accepted(
         id=run_id, status="running", events=f"/api/v1/runs/{run_id}/events", page=f"/runs/{run_id}"
@@ -104,7 +97,7 @@ def get_run(run_id: str, request: Request) -> RunDetail:
         status=run.info.effective_status(),
         active=runs.is_active(run.id),
         counts=RunCounts(
-            claims={s: sum(1 for c in claims if c.status == s) for s in STATUSES},
+            claims={s: sum(1 for c in claims if c.status == s) for s in CLAIM_STATUSES},
             sources=len(SourceLedger(run.dir).records()),
             events=len(run.events.read().records),
         ),

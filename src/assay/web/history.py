@@ -12,13 +12,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from assay.protocols.launch import PROTOCOLS
+from assay.store.claims import CLAIM_STATUSES
 from assay.store.runs import RunInfo, RunStore
 from assay.store.summary import run_summary
-from assay.web.api import STATUSES, manager
 from assay.web.form import PROTOCOL_TEXT
 from assay.web.lookup import open_run
 from assay.web.render import render
 from assay.web.report_view import STATUS_LABELS, run_view
+from assay.web.runs import manager
 
 router = APIRouter(include_in_schema=False)
 RUN_STATUSES = ("running", "done", "failed", "interrupted")
@@ -83,7 +84,7 @@ def compare(request: Request, a: str, b: str) -> HTMLResponse:
     differing = {name for name, values in settings if values[0] != values[1]}
     return render(
         request, "compare.html", nav="history", views=views, settings=settings,
-        differing=differing, statuses=STATUSES, labels=STATUS_LABELS,
+        differing=differing, statuses=CLAIM_STATUSES, labels=STATUS_LABELS,
         summaries=[run_summary(store, v.run.info) for v in views], titles=PROTOCOL_TEXT,
     )  # fmt: skip
 

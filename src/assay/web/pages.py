@@ -19,16 +19,16 @@ from assay.errors import AssayError
 from assay.keys import KeyStore
 from assay.language import codes, language
 from assay.report.html import SnapshotHref, markdown_html, report_body, report_parts
-from assay.store.claims import ClaimLedger, ClaimRecord, ClaimStatus
+from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimRecord, ClaimStatus
 from assay.store.runs import Run
 from assay.store.sources import SourceRecord
 from assay.store.summary import run_summary
 from assay.web import form, live
-from assay.web.api import STATUSES, manager
 from assay.web.history import newest_first
 from assay.web.lookup import find_source, open_run, read_snapshot
 from assay.web.render import render
 from assay.web.report_view import STATUS_LABELS, run_view, source_rows
+from assay.web.runs import manager
 
 router = APIRouter(include_in_schema=False)
 RECENT_RUNS = 6
@@ -87,7 +87,7 @@ def report_page(request: Request, run: Run) -> HTMLResponse:
     view = run_view(run)
     return render(
         request, "report.html", nonce=nonce, run=run, body=body, view=view,
-        status=run.info.effective_status(), statuses=STATUSES, labels=STATUS_LABELS,
+        status=run.info.effective_status(), statuses=CLAIM_STATUSES, labels=STATUS_LABELS,
         sources=source_rows(view.claims, view.sources),
         title=form.PROTOCOL_TEXT.get(run.info.protocol, (run.info.protocol,))[0],
     )  # fmt: skip
@@ -114,9 +114,9 @@ def claims(run_id: str, request: Request, status: ClaimStatus | None = None) -> 
     run = open_run(manager(request).store, run_id)
     every = ClaimLedger(run.dir).claims()
     shown = [c for c in every if status is None or c.status == status]
-    counts = {s: sum(1 for c in every if c.status == s) for s in STATUSES}
+    counts = {s: sum(1 for c in every if c.status == s) for s in CLAIM_STATUSES}
     return render(
-        request, "claims.html", run=run, claims=shown, statuses=STATUSES, counts=counts,
+        request, "claims.html", run=run, claims=shown, statuses=CLAIM_STATUSES, counts=counts,
         labels=STATUS_LABELS, chosen=status,
     )  # fmt: skip
 

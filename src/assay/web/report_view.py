@@ -9,10 +9,9 @@ from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from assay.store.claims import ClaimLedger, ClaimRecord
+from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimRecord
 from assay.store.runs import Run
 from assay.store.sources import SourceLedger, SourceRecord
-from assay.web.api import STATUSES
 
 STATUS_LABELS = {
     "verified": "verified",
@@ -21,7 +20,7 @@ STATUS_LABELS = {
     "needs_review": "needs review",
     "unverified": "unverified",
 }
-_RANK = {status: n for n, status in enumerate(STATUSES)}
+_RANK = {status: n for n, status in enumerate(CLAIM_STATUSES)}
 FINDINGS_SHOWN = 3
 
 
@@ -72,7 +71,7 @@ def answer_card(run: Run, claims: list[ClaimRecord]) -> AnswerCard:
 
 def verification(claims: list[ClaimRecord], sources: list[SourceRecord]) -> Verification:
     counted = Counter(c.status for c in claims)
-    return Verification({s: counted.get(s, 0) for s in STATUSES}, len(claims), len(sources))
+    return Verification({s: counted.get(s, 0) for s in CLAIM_STATUSES}, len(claims), len(sources))
 
 
 def domain_of(url: str) -> str:

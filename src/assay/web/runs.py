@@ -15,6 +15,8 @@ import asyncio
 import threading
 from dataclasses import dataclass, field
 
+from fastapi import Request
+
 from assay.config import Settings
 from assay.errors import AssayError, BadInputError, UserError
 from assay.protocols.contract import RunEnv
@@ -114,3 +116,9 @@ class RunManager:
         """Called in the worker's thread."""
         with self._lock:
             self.workers[run_id] = worker
+
+
+def manager(request: Request) -> RunManager:
+    """The app's run manager (every route reads runs through it)."""
+    found: RunManager = request.app.state.runs
+    return found

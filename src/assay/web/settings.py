@@ -17,8 +17,8 @@ from pydantic import BaseModel, Field, SecretStr
 from assay.config_view import effective_config, key_states
 from assay.errors import BadInputError, UserError
 from assay.keys import KeyStore
-from assay.web.api import manager
 from assay.web.render import render
+from assay.web.runs import manager
 from assay.web.security import Guard, is_loopback, parse_host
 
 router = APIRouter(include_in_schema=False)
