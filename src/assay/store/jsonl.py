@@ -92,7 +92,7 @@ def parse_lines(lines: list[bytes]) -> JsonlRead:
     for index, line in enumerate(lines):
         if not line.strip():
             continue
-        record = _parse(line)
+        record = parse_line(line)
         if record is not None:
             result.records.append(record)
         elif index == last_index:
@@ -102,7 +102,8 @@ def parse_lines(lines: list[bytes]) -> JsonlRead:
     return result
 
 
-def _parse(line: bytes) -> dict[str, Any] | None:
+def parse_line(line: bytes) -> dict[str, Any] | None:
+    """One JSONL line's object, or None for a line that is not a JSON object."""
     try:
         value = json.loads(line)
     except (json.JSONDecodeError, UnicodeDecodeError):

@@ -18,11 +18,12 @@ replaces).
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from assay.store.jsonl import parse_line
 
 
 @dataclass(frozen=True)
@@ -87,17 +88,9 @@ class JsonlTail:
         records = []
         for line in lines:
             self.line_number += 1
-            record = _parse(line)
+            record = parse_line(line)
             if record is not None:
                 records.append(record)
             elif line.strip():
                 self.bad_lines.append(self.line_number)
         return records
-
-
-def _parse(line: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return None
-    return value if isinstance(value, dict) else None
