@@ -94,7 +94,7 @@ def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> l
 def _naming(thing: str, text: str) -> set[str]:
     """The words of ``text`` that can name ``thing``: a word ``thing`` capitalises counts
     only where ``text`` uses it in a name, so "the largest publishing house in Denmark"
-    does not name "Concordia Publishing House"; its other words count anywhere."""
+    does not name "Larkspur Publishing House"; its other words count anywhere."""
     named = {w for n in names_in(text) for w in content_words(n)}
     proper = {w for n in names_in(thing) for w in content_words(n)}
     return {w for w in content_words(text) if w not in proper or w in named}

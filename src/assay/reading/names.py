@@ -15,7 +15,7 @@ _NOT_A_NAME = re.compile(
     r"[A-Z][a-z]+ly|(?:January|February|March|April|May|June|July|August|September|October|"
     r"November|December)(?: \d+)*"
 )  # "Additionally" opening a sentence; a date is not a name
-_KEPT = frozenset({"one", "two"})  # "Two Dollar Radio" keeps its "Two"
+_KEPT = frozenset({"one", "two"})  # "Two Moons Press" keeps its "Two"
 AUXILIARIES = frozenset(  # the verbs a yes/no question opens with
     [
         "is",

@@ -123,8 +123,8 @@ def _side(option: str, question: str, direction: str) -> SubQuestion:
 
 
 def _bridge(question: str) -> SubQuestion | None:
-    """The look-up a relative clause hides ("the town that X was born in"), when the
-    clause names something (a look-up needs a name to look up)."""
+    """The look-up a relative clause hides ("the <noun> that <clause>"), when the clause
+    names something (a look-up needs a name to look up)."""
     found = _RELATIVE.search(question)
     if found is None:
         return None
@@ -137,9 +137,9 @@ def _bridge(question: str) -> SubQuestion | None:
     )
     if relative in ("who", "whose"):
         text = f"Who {clause}?"
-    elif opens_with_verb:  # "the film that won X" → "Which film won X?"
+    elif opens_with_verb:  # "the <noun> that <verb> …" → "Which <noun> <verb> …?"
         text = f"Which {noun or 'one'} {clause}?"
-    else:  # "the town that X was born in" → "What is the town that X was born in?"
+    else:  # a clause with its own subject → "What is the <noun> that <clause>?"
         text = f"What is the {noun or 'one'} {relative} {clause}?"
     words = [w for w in raw_words(clause) if content_words(w)]
     named = {w.lower() for n in names for w in raw_words(n)}
@@ -181,8 +181,8 @@ def sub_questions(topic: str) -> list[SubQuestion]:
     asked = text.rstrip("?.! ") + "?"
     found = [SubQuestion(asked, _unique(_asked_queries(asked)), "asked")]
     if shape.kind in ("choice", "yesno") and len(shape.options) >= 2:
-        # an option cut short by the question's reading ("Dollar Radio" of "Two Dollar
-        # Radio", whose "Two" reads as a number) is the noun phrase that contains it
+        # an option cut short by the question's reading ("Moons Press" of "Two Moons
+        # Press", whose "Two" reads as a number) is the noun phrase that contains it
         phrases = noun_phrases(text)  # "the Brenna signal tower", not "Brenna"
         options = [next((e for e in phrases if o in e), o) for o in shape.options[:2]]
         found += [_side(option, text, shape.direction) for option in options]

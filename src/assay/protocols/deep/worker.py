@@ -183,7 +183,7 @@ def _round_robin(
 def established(question: str, text: str, title: str) -> bool:
     """Whether a fact establishes something for the sub-question ``question``: it is
     relevant to that sub-question itself, and it (or its page's title) names one of the
-    things the sub-question names, whole (every word of "Concordia Publishing House", or
+    things the sub-question names, whole (every word of "Larkspur Publishing House", or
     "Danish" of "Danish publishing houses"), when it names any."""
     if not relevance(question, text, title=title).relevant:
         return False

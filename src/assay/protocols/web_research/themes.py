@@ -5,9 +5,9 @@ A theme is named by what a reader would look for, never by a lone word ("Germany
 "Single", "Built" named three themes of one run): a candidate name is
 
 - a **phrase**: two to four adjacent content words of a finding ("fighter aircraft",
-  "Swedish Air Force", "fish ladder") that do not end in a verb ("aircraft developed",
+  "Orsa coast guard", "fish ladder") that do not end in a verb ("aircraft developed",
   "bridge carries" are not noun phrases), found (stemmed) in the findings of two or more
-  sources; or a multi-word **name** the findings give ("Heinkel HD 38");
+  sources; or a multi-word **name** the findings give ("Valkar VK 38");
 - an **entity/slot group**: findings about one subject (``claims.conflict.read``: the name
   the finding opens with) that fill one kind of slot, a date, a figure, a
   place, named "<subject>: dates" and so on, again across two or more sources.
@@ -78,7 +78,7 @@ def phrases(text: str) -> list[tuple[str, str]]:
                 found.append((" ".join(k for k, _, _ in part), " ".join(r for _, r, _ in part)))
     for name in names_in(text):
         if len(name.split()) >= 2:
-            # numbers kept: "Heinkel HD 38" and "Heinkel HD 39" are two aircraft
+            # numbers kept: "Valkar VK 38" and "Valkar VK 39" are two aircraft
             found.append((" ".join(stem(w) for w in words(name)), name))
     return found
 
