@@ -178,7 +178,8 @@ class ExtractiveWorker(CodeQueries):
     async def write(self, task: str, topic: str, gathered: Gathered) -> list[list[Written]]:
 
         found = candidates(topic, gathered, per_source=2)
-        return paragraphs(topic, found, titles_of(gathered))
+        # off the event loop: grouping embeds sentences, and the other searchers run on
+        return await asyncio.to_thread(paragraphs, topic, found, titles_of(gathered))
 
     async def arrange(self, task: str, statements: list[str]) -> list[list[int]]:
         return _chunks(list(range(1, len(statements) + 1)), min(5, max(1, len(statements) // 2)))
@@ -257,9 +258,11 @@ class ModelWorker:
             return []
 
         prose = await self.compose(task, topic, statements(found), sentences=NARRATIVE_SENTENCES)
+        titles = titles_of(gathered)
+        # off the event loop: grouping embeds sentences, and the other searchers run on
         if not prose.written:  # nothing usable or grounded: the sentences themselves
-            return paragraphs(topic, found, titles_of(gathered))
-        return written_paragraphs(topic, prose, found, titles_of(gathered))
+            return await asyncio.to_thread(paragraphs, topic, found, titles)
+        return await asyncio.to_thread(written_paragraphs, topic, prose, found, titles)
 
     async def compose(
         self, task: str, topic: str, statements: list[Statement], *, sentences: int = 5
