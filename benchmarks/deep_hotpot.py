@@ -21,9 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from qa_hotpot import normalize, token_f1
-
 from assay.config import load_settings
+from assay.evaluation.scoring import normalize, token_f1
 from assay.lab import serve_lab
 from assay.protocols.deep import deep_research_async
 
