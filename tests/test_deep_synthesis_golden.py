@@ -101,3 +101,17 @@ def test_a_magnitude_comparison_is_decided_by_the_measured_values() -> None:
     said = conclusions.comparison(topic, groups, titles)
     assert "41 metres" in said and "52 metres" in said
     assert said.endswith("Brenna signal tower is the taller."), said
+
+
+def test_a_fact_that_only_mentions_a_side_does_not_date_it() -> None:
+    groups, titles = _groups(
+        ("Since 2012 he has written a weekly column for the Harbour Gazette.", "Ida Brannock"),
+        ("The Harbour Gazette is a weekly newspaper, published since 1931.", "Harbour Gazette"),
+    )
+    said = conclusions.section("When was Harbour Gazette published?", groups, titles)
+    assert said == "The facts date it: Harbour Gazette was published in 1931.", said
+    alone, titles = _groups(
+        ("Since 2012 he has written a weekly column for the Harbour Gazette.", "Ida Brannock")
+    )
+    said = conclusions.section("When was Harbour Gazette published?", alone, titles)
+    assert said == "None of these facts says when Harbour Gazette was published.", said

@@ -13,8 +13,9 @@ of findings:
 - a **timeline** of the section's dated facts when it asks for no one value;
 - otherwise, what the evidence amounts to: which facts two independent sources confirm.
 
-A fact speaks of a side when its page's title (or the fact itself) names the side whole:
-a fact on one publisher's page is never read as a date of another's.
+A fact speaks of a side when its page's title or its sentence's subject names the side
+whole: a fact on one publisher's page, or one that only mentions the side, is never read
+as a date of it.
 """
 
 from __future__ import annotations
@@ -64,10 +65,17 @@ def _subject(claim: ClaimRecord, titles: Mapping[str, str]) -> str:
 
 
 def _speaks_of(name: str, claim: ClaimRecord, subject: str) -> bool:
+    """The fact is about ``name``: its page's title names it, or its sentence names it
+    and opens with it (its head is the name or part of it). A sentence that only
+    mentions the name ("since 2012 he has written for the Gazette", on a writer's page)
+    dates its own subject, not the name."""
     wanted = set(content_words(name))
-    return bool(wanted) and (
-        wanted <= set(content_words(subject)) or wanted <= set(content_words(claim.text))
-    )
+    if not wanted:
+        return False
+    if wanted <= set(content_words(subject)):
+        return True
+    head = set(content_words(" ".join(read(claim.text).head)))
+    return bool(head) and head <= wanted <= set(content_words(claim.text))
 
 
 def dated(groups: Sequence[Group], titles: Mapping[str, str]) -> list[Dated]:
