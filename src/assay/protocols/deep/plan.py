@@ -126,7 +126,8 @@ class PlanDraft(BaseModel):
 
 SYSTEM = """You plan deep research on a QUESTION. Split it into 3 to 6 non-overlapping
 sub-questions that together answer it: one about each ENTITY it names and what it ASKS,
-and one that checks the answer. For each: direction (the sub-question, one sentence),
+and one that checks the answer. For each: direction (the sub-question itself, a short
+question ending with "?", such as "When was the Harbour Gazette first published?"),
 queries (3 to 5 short web search queries using the entities' names), source_types (what
 sources are acceptable). Answer with JSON only:
 {"directions": [{"direction": ..., "queries": [...], "source_types": ...}]}."""
