@@ -121,6 +121,9 @@ def _phase1(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
     return out
 
 
+_NOTHING_FOUND = "no quote for or against it on pages independent of the author's"
+
+
 def _phase2(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
     out = ["## Phase 2: Fact Checks", ""]
     for (checker, target), rows in synth.checks.items():
@@ -129,7 +132,8 @@ def _phase2(synth: Synthesis, statuses: Mapping[str, str]) -> list[str]:
         out += ["| Claim | Verdict | Source |", "|-------|---------|--------|"]
         for row in rows:
             claim = cell(row.text) + _marker(row.check_id, statuses)
-            source = cell(row.source) if row.source else "no supporting or refuting quote found"
+            # a check never reads the author's pages (fact-checking them would be circular)
+            source = cell(row.source) if row.source else _NOTHING_FOUND
             if row.quote:
                 source += f' — "{cell(row.quote, 160)}"'
             if row.dissent:
