@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from assay.events import EVENT_TYPES, Event
+from assay.events import EVENT_TYPES, Event, event_type
 
 _HEADER = """# Events
 
@@ -27,8 +27,8 @@ def _type_name(annotation: object) -> str:
 
 
 def _section(cls: type[Event]) -> str:
-    lines = [f"## `{cls.type}`", "", (cls.__doc__ or "").strip(), ""]
-    fields = cls.model_fields
+    lines = [f"## `{event_type(cls)}`", "", (cls.__doc__ or "").strip(), ""]
+    fields = {name: info for name, info in cls.model_fields.items() if name != "type"}
     if fields:
         lines += ["| field | type | required |", "|---|---|---|"]
         for name, info in fields.items():
