@@ -98,3 +98,23 @@ def test_resume_reads_past_unknown_and_old_lines(tmp_path: Path) -> None:
     spent = hop_spent(typed)
     assert (spent.pages, spent.tokens, spent.rounds) == (2, 20, 1)
     assert last_round(typed) == 2
+
+
+def test_claim_verified_takes_the_settled_statuses_of_the_claims_ledger() -> None:
+    from typing import get_args
+
+    from assay.store.claims import CLAIM_STATUSES, SettledStatus
+
+    settled = get_args(SettledStatus)
+    assert (*settled, "unverified") == CLAIM_STATUSES
+    assert get_args(events.ClaimVerified.model_fields["status"].annotation) == settled
+
+
+def test_one_module_names_the_event_log_file() -> None:
+    source = Path(events.__file__).parent
+    spelled = [
+        str(path.relative_to(source))
+        for path in source.rglob("*.py")
+        if '"run.log.jsonl"' in path.read_text(encoding="utf-8")
+    ]
+    assert spelled == ["store/eventlog.py"]

@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
 
+from assay.store.claims import SettledStatus
+
 
 class Event(BaseModel):
     """Base of every event; ``type`` is the name written to the log."""
@@ -144,7 +146,7 @@ class ClaimVerified(Event):
 
     type: Literal["claim.verified"] = "claim.verified"
     id: str
-    status: Literal["verified", "weak", "contradicted", "needs_review"]
+    status: SettledStatus
     reason: str | None = None
 
 

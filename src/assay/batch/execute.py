@@ -22,10 +22,9 @@ from assay.protocols.contract import ProtocolResult, RunEnv
 from assay.protocols.registry import protocol_spec, resumable, resume_protocol, run_protocol
 from assay.protocols.runner import observing_runs
 from assay.report.reading import report_answer
-from assay.store.claims import ClaimLedger
+from assay.store.claims import CLAIM_STATUSES, ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 
-STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
 JobListener = Callable[[str, Event], None]
 
 
@@ -135,7 +134,7 @@ def _row(
             "reason": error or run.info.reason,
             "answer": answer if isinstance(answer, str) else report_answer(text),
             "report": str(report) if report is not None else None,
-            "claims": {s: sum(1 for c in claims if c.status == s) for s in STATUSES},
+            "claims": {s: sum(1 for c in claims if c.status == s) for s in CLAIM_STATUSES},
             "usage": run.info.usage.model_dump(),
         }
     )
