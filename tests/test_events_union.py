@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from assay import events
-from assay.events import EVENT_CLASSES, EVENTS, Event, HopRead, SearchRound, parse_event
+from assay.events import Event, HopRead, SearchRound, parse_event
 from assay.protocols.research.restore import hop_spent, last_round
 from assay.store.eventlog import EventLog
 
@@ -52,7 +52,7 @@ def _example(cls: type[Event]) -> Event:
 def test_every_event_class_is_a_member_of_the_union() -> None:
     defined = set(_defined_events())
     assert len(defined) >= 28
-    assert defined == set(EVENT_CLASSES), "add the new event to AnyEvent in events.py"
+    assert defined == set(events.EVENT_CLASSES), "add the new event to AnyEvent in events.py"
 
 
 @pytest.mark.parametrize("cls", _defined_events(), ids=lambda c: c.__name__)
@@ -62,7 +62,7 @@ def test_each_event_round_trips_through_the_adapter(cls: type[Event]) -> None:
     assert "type" not in line["data"]  # the type stays beside the data, as before
     parsed = parse_event(line)
     assert type(parsed) is cls and parsed == event
-    assert EVENTS.validate_python({"type": event.type, **event.data()}) == event
+    assert events.EVENTS.validate_python({"type": event.type, **event.data()}) == event
 
 
 def test_a_line_this_version_cannot_read_is_none() -> None:
