@@ -16,8 +16,10 @@ _HEADER = """# Events
 
 Every line of a run's `run.log.jsonl` is `{"type": ..., "data": {...}, "ts": ..., "seq": n}`:
 `ts` is ISO-8601 UTC, `seq` counts from 0 and continues across resumes. The `data` of each
-type is below. This page is generated from `src/assay/events.py` by
-`python -m assay.docsgen`; do not edit it by hand.
+type is below. A reader (`assay resume`, the TUI panes, the web report) skips a line of a type it
+does not know or whose data does not match its type, so logs of older and newer versions
+still open; `assay show` and the SSE stream pass every line on as it is. This page is
+generated from `src/assay/events.py` by `python -m assay.docsgen`; do not edit it by hand.
 """
 
 
