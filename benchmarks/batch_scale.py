@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.lab import Lab, serve_lab
+from assay.store.eventlog import LOG_FILE
 
 DATA = next(
     (p / "shared" / "data" for p in Path(__file__).resolve().parents if (p / "shared").is_dir()),
@@ -48,7 +49,7 @@ def phase_seconds(run_dir: Path) -> dict[str, float]:
     """Seconds per phase of one run, from its phase.started / phase.finished events."""
     opened: dict[str, datetime] = {}
     spent: dict[str, float] = defaultdict(float)
-    for line in (run_dir / "run.log.jsonl").read_text().splitlines():
+    for line in (run_dir / LOG_FILE).read_text().splitlines():  # raw: the ts is needed
         event = json.loads(line)
         phase = (event.get("data") or {}).get("phase")
         at = datetime.fromisoformat(event["ts"].replace("Z", "+00:00"))

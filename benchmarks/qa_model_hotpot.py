@@ -35,11 +35,12 @@ from assay.config import Settings, load_settings
 from assay.evaluation.dataset import EvalItem, load_dataset
 from assay.evaluation.runner import EvalRequest, run_eval
 from assay.evaluation.scoring import best_f1, exact_match
+from assay.events import AnswerGiven, GatherEnded
 from assay.models import Model, UsageMeter
 from assay.models.registry import model_from_settings
 from assay.reading.passages import Page
 from assay.store.claims import ClaimRecord, Evidence
-from assay.store.jsonl import read_jsonl
+from assay.store.eventlog import LOG_FILE, EventLog
 from assay.store.sources import SourceLedger
 
 SETS = {
@@ -58,15 +59,15 @@ def run_figures(run_dir: Path | None, gold_titles: frozenset[str]) -> dict[str, 
     """What one run's files say: supporting pages fetched, the answer's flags, whether it
     was answered, and why its hop loop ended ("" when it had none)."""
     titles = {r.title for r in SourceLedger(run_dir).records()} if run_dir else set()
-    events = read_jsonl(run_dir / "run.log.jsonl").records if run_dir else []
-    given = [e["data"] for e in events if e.get("type") == "research.answer"]
-    ended = [e["data"] for e in events if e.get("type") == "research.gathered"]
+    events = EventLog(run_dir / LOG_FILE, fsync=False).events() if run_dir else []
+    given = [e for e in events if isinstance(e, AnswerGiven)]
+    ended = [e for e in events if isinstance(e, GatherEnded)]
     return {
         "gold_fetched": len(gold_titles & titles),
         "gold_total": len(gold_titles),
-        "flagged": bool(given and given[-1].get("flags")),
-        "unanswered": not (given and given[-1].get("text")),
-        "ended": str(ended[-1]["reason"]) if ended else "",
+        "flagged": bool(given and given[-1].flags),
+        "unanswered": not (given and given[-1].text),
+        "ended": ended[-1].reason if ended else "",
     }
 
 

@@ -160,13 +160,13 @@ def test_the_display_counts_done_failed_running_and_tokens(
 ) -> None:
     from assay.batch import BatchJob, ResultRow
     from assay.cli.batch_display import BatchDisplay
+    from assay.events import Usage
 
     display = BatchDisplay(2, live=False)
     events = display.events()
     for job_id in ("a", "b"):
         events.started[0](BatchJob(id=job_id, question="?"))
-    usage = {"type": "usage", "data": {"input_tokens": 30, "output_tokens": 12}}
-    events.event[0]("a", usage)
+    events.event[0]("a", Usage(model="m", input_tokens=30, output_tokens=12))
     events.ended[0](ResultRow(id="a", status="done", answer="1874", wall_seconds=1.5))
     events.ended[0](ResultRow(id="b", status="failed", reason="no search", wall_seconds=0.2))
     assert (display.done, display.failed, display.running, display.tokens) == (1, 1, 0, 42)

@@ -50,12 +50,13 @@ def test_a_run_whose_searches_all_come_back_empty_ends_with_the_reason(
 
 
 def test_an_empty_search_beside_a_page_read_is_not_a_failure() -> None:
+    from assay.events import ToolOpenUrl, ToolSearch
     from assay.protocols.searchwatch import SearchWatch
 
     watch = SearchWatch()
-    watch({"type": "tool.search", "data": {"queries": ["a", "b", "c"], "resultCount": 0}})
+    watch(ToolSearch(queries=["a", "b", "c"], result_count=0))
     assert watch.failure() is not None
-    watch({"type": "tool.open_url", "data": {"url": "http://a.test/", "snapshot": "s"}})
+    watch(ToolOpenUrl(url="http://a.test/", title=None, snapshot="s"))
     assert watch.failure() is None
 
 

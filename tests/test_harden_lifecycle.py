@@ -136,11 +136,13 @@ def test_partial_search_failure_is_a_warning_on_stderr(
 
 
 def test_search_watch_counts_queries() -> None:
+    from assay.events import ToolSearch
+
     watch = SearchWatch()
-    watch({"type": "tool.search", "data": {"queries": ["a", "b"], "errors": {"a": "x"}}})
+    watch(ToolSearch(queries=["a", "b"], result_count=1, errors={"a": "x"}))
     assert watch.failure() is None and watch.warning() is not None
     failing = SearchWatch()
-    failing({"type": "tool.search", "data": {"queries": ["a"], "errors": {"a": "boom"}}})
+    failing(ToolSearch(queries=["a"], result_count=0, errors={"a": "boom"}))
     assert "boom" in str(failing.failure())
 
 

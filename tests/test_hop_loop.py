@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from assay.config import load_settings
+from assay.events import Event, HopRead
 from assay.gather.documents import Document
 from assay.lab import Lab, serve_lab
 from assay.models.testing import ScriptedModel
@@ -263,8 +264,8 @@ def test_a_resumed_run_goes_on_from_the_pages_its_loop_had_read(
     searches = iter(f"more on lead {n}" for n in range(100))
     script = reader(answered_when=lambda *_: False, search=lambda *_: next(searches))
 
-    def dies_after_the_second_page(event: dict[str, Any]) -> None:
-        if event["type"] == "research.hop_read" and event["data"]["pages"] == 2:
+    def dies_after_the_second_page(event: Event) -> None:
+        if isinstance(event, HopRead) and event.pages == 2:
             raise Killed
 
     config = load_settings(

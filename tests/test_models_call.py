@@ -291,6 +291,7 @@ def test_meter_adds_up_every_attempt_and_tells_the_listener() -> None:
     event = seen[0][0].to_event()
     assert isinstance(event, Usage)
     assert event.model_dump() == {
+        "type": "usage",
         "model": "scripted:model",
         "input_tokens": 100,
         "output_tokens": 10,

@@ -76,9 +76,9 @@ def test_the_tui_shows_each_event_of_a_replaced_log_once(tmp_path: Path) -> None
     log = tmp_path / "run.log.jsonl"
     write(log, line(0) + "\n", line(1) + "\n")
     watcher = RunWatcher(tmp_path)
-    assert [r["seq"] for r in watcher.poll().events] == [0, 1]
+    assert [r["seq"] for r in watcher.poll().records] == [0, 1]
     atomic_write_text(log, "".join(line(n) + "\n" for n in range(4)), fsync=False)
-    assert [r["seq"] for r in watcher.poll().events] == [2, 3]
+    assert [r["seq"] for r in watcher.poll().records] == [2, 3]
 
 
 def stream(run_dir: Path, after: int, change: Any) -> list[int]:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from assay.config import load_settings
+from assay.events import Event, PhaseStarted
 from assay.keys import KeyStore
 from assay.lab import Lab, serve_lab
 from assay.models.base import Request
@@ -123,9 +124,8 @@ def test_timers_time_the_agent_not_assays_fetching(
 def test_a_blocked_checker_says_blocked_in_its_table(tarn: Lab, isolated_home: Path) -> None:
     stall = [False]
 
-    def listen(record: dict[str, Any]) -> None:
-        data = record.get("data") or {}
-        if record.get("type") == "phase.started" and data.get("phase") == "phase2":
+    def listen(event: Event) -> None:
+        if isinstance(event, PhaseStarted) and event.phase == "phase2":
             stall[0] = True
 
     model = ScriptedModel(writer(stall))

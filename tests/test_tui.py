@@ -173,7 +173,7 @@ def test_watcher_reads_only_what_changed(isolated_home: Path) -> None:
     with (run.dir / "run.log.jsonl").open("ab") as handle:
         handle.write(b'"},"seq":1,"ts":"2026-01-01T00:00:00.000Z"}\n')
     delta = watcher.poll()
-    assert [r["data"]["message"] for r in delta.events] == ["half"] and not watcher.log.torn
+    assert [r["data"]["message"] for r in delta.records] == ["half"] and not watcher.log.torn
     assert delta.info is None and delta.claims is None and not delta.texts
 
 

@@ -10,14 +10,16 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from assay.events import EVENT_TYPES, Event
+from assay.events import EVENT_TYPES, Event, event_type
 
 _HEADER = """# Events
 
 Every line of a run's `run.log.jsonl` is `{"type": ..., "data": {...}, "ts": ..., "seq": n}`:
 `ts` is ISO-8601 UTC, `seq` counts from 0 and continues across resumes. The `data` of each
-type is below. This page is generated from `src/assay/events.py` by
-`python -m assay.docsgen`; do not edit it by hand.
+type is below. A reader (`assay resume`, the TUI panes, the web report) skips a line of a type it
+does not know or whose data does not match its type, so logs of older and newer versions
+still open; `assay show` and the SSE stream pass every line on as it is. This page is
+generated from `src/assay/events.py` by `python -m assay.docsgen`; do not edit it by hand.
 """
 
 
@@ -27,8 +29,8 @@ def _type_name(annotation: object) -> str:
 
 
 def _section(cls: type[Event]) -> str:
-    lines = [f"## `{cls.type}`", "", (cls.__doc__ or "").strip(), ""]
-    fields = cls.model_fields
+    lines = [f"## `{event_type(cls)}`", "", (cls.__doc__ or "").strip(), ""]
+    fields = {name: info for name, info in cls.model_fields.items() if name != "type"}
     if fields:
         lines += ["| field | type | required |", "|---|---|---|"]
         for name, info in fields.items():

@@ -8,10 +8,13 @@ Each class's docstring is its documentation: ``docs/events.md`` is generated fro
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
+
+from assay.store.claims import SettledStatus
 
 
 class Event(BaseModel):
@@ -20,16 +23,16 @@ class Event(BaseModel):
     model_config = ConfigDict(
         frozen=True, alias_generator=to_camel, populate_by_name=True, extra="allow"
     )
-    type: ClassVar[str]
+    type: str  # the discriminator: each subclass narrows it to its own Literal name
 
     def data(self) -> dict[str, Any]:
-        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True, exclude={"type"})
 
 
 class RunStarted(Event):
     """A run began (or resumed): its topic, protocol and id."""
 
-    type: ClassVar[str] = "run.started"
+    type: Literal["run.started"] = "run.started"
     run_id: str
     topic: str
     protocol: str
@@ -39,7 +42,7 @@ class RunStarted(Event):
 class RunFinished(Event):
     """A run ended: ``status`` is done, failed or interrupted; ``reason`` says why it stopped."""
 
-    type: ClassVar[str] = "run.finished"
+    type: Literal["run.finished"] = "run.finished"
     status: Literal["done", "failed", "interrupted"]
     reason: str | None = None
 
@@ -47,7 +50,7 @@ class RunFinished(Event):
 class PhaseStarted(Event):
     """A protocol phase began (plan, gather, extract, verify, synthesize, or a protocol's own)."""
 
-    type: ClassVar[str] = "phase.started"
+    type: Literal["phase.started"] = "phase.started"
     phase: str
     detail: str | None = None
 
@@ -55,7 +58,7 @@ class PhaseStarted(Event):
 class PhaseFinished(Event):
     """A protocol phase ended, with a short summary of what it produced."""
 
-    type: ClassVar[str] = "phase.finished"
+    type: Literal["phase.finished"] = "phase.finished"
     phase: str
     detail: str | None = None
 
@@ -63,7 +66,7 @@ class PhaseFinished(Event):
 class PlanWritten(Event):
     """``plan.md`` was written or its checkboxes were updated."""
 
-    type: ClassVar[str] = "plan.written"
+    type: Literal["plan.written"] = "plan.written"
     path: str
     chars: int
 
@@ -75,7 +78,7 @@ class ToolSearch(Event):
     on from the same results instead of searching again.
     """
 
-    type: ClassVar[str] = "tool.search"
+    type: Literal["tool.search"] = "tool.search"
     queries: list[str]
     result_count: int
     provider: str | None = None
@@ -86,7 +89,7 @@ class ToolSearch(Event):
 class ToolOpenUrl(Event):
     """A readUrl call that saved a snapshot; ``snapshot`` is relative to the run directory."""
 
-    type: ClassVar[str] = "tool.open_url"
+    type: Literal["tool.open_url"] = "tool.open_url"
     url: str
     title: str | None
     snapshot: str
@@ -97,7 +100,7 @@ class ToolReadSkill(Event):
     """A readSkill call: the agent pulled one skill from the catalog (bootstrap reads them all
     before the first search; ``corrected`` marks reads the harness forced)."""
 
-    type: ClassVar[str] = "tool.read_skill"
+    type: Literal["tool.read_skill"] = "tool.read_skill"
     name: str
     corrected: bool = False
 
@@ -106,7 +109,7 @@ class ToolWorkspace(Event):
     """A code-agent tool call over the local workspace: grepWorkspace, listWorkspaceDir or
     todo, with its argument and how many results it gave."""
 
-    type: ClassVar[str] = "tool.workspace"
+    type: Literal["tool.workspace"] = "tool.workspace"
     tool: Literal["grepWorkspace", "listWorkspaceDir", "todo"]
     argument: str
     result_count: int
@@ -116,7 +119,7 @@ class FullResearchRequested(Event):
     """The one-shot agent called requestFullResearch; ``runId`` is the run the full research
     goes on in (the same run: the research agent takes over with a fresh harness)."""
 
-    type: ClassVar[str] = "tool.request_full_research"
+    type: Literal["tool.request_full_research"] = "tool.request_full_research"
     reason: str
     run_id: str | None = None
 
@@ -124,7 +127,7 @@ class FullResearchRequested(Event):
 class SourceSkipped(Event):
     """A source was not used: the URL and the rule or failure that stopped it."""
 
-    type: ClassVar[str] = "source.skipped"
+    type: Literal["source.skipped"] = "source.skipped"
     url: str
     reason: str
 
@@ -132,7 +135,7 @@ class SourceSkipped(Event):
 class ClaimCreated(Event):
     """A claim was appended to ``claims.jsonl`` (right after its source was read)."""
 
-    type: ClassVar[str] = "claim.created"
+    type: Literal["claim.created"] = "claim.created"
     id: str
     confidence: Literal["high", "medium", "low"]
     source_ids: list[str]
@@ -141,9 +144,9 @@ class ClaimCreated(Event):
 class ClaimVerified(Event):
     """A claim received a status from the verification engine (or from ``assay verify``)."""
 
-    type: ClassVar[str] = "claim.verified"
+    type: Literal["claim.verified"] = "claim.verified"
     id: str
-    status: Literal["verified", "weak", "contradicted", "needs_review"]
+    status: SettledStatus
     reason: str | None = None
 
 
@@ -151,7 +154,7 @@ class VerdictSetAside(Event):
     """A rule set a judge's SUPPORTS or REFUTES aside (``claims.vetoes``): the claim, the
     source judged, the rule's name, the label it set aside and why."""
 
-    type: ClassVar[str] = "claim.set_aside"
+    type: Literal["claim.set_aside"] = "claim.set_aside"
     id: str
     source_id: str
     rule: str
@@ -163,7 +166,7 @@ class VerdictSetAside(Event):
 class ReportUpdated(Event):
     """``report.md`` was (re)written; ``chars`` is its length."""
 
-    type: ClassVar[str] = "report.updated"
+    type: Literal["report.updated"] = "report.updated"
     chars: int
     path: str | None = None
 
@@ -173,7 +176,7 @@ class SearchRound(Event):
     question it serves, and who named it (``by``: ``model``, the page read's follow-up
     search, or ``rule``, the bridge rule of research/hops.py)."""
 
-    type: ClassVar[str] = "research.round"
+    type: Literal["research.round"] = "research.round"
     round: int
     missing: str
     queries: list[str]
@@ -186,7 +189,7 @@ class HopRead(Event):
     model tokens and the wall seconds it has spent so far (a resumed run goes on from
     these, so its budgets are not spent twice)."""
 
-    type: ClassVar[str] = "research.hop_read"
+    type: Literal["research.hop_read"] = "research.hop_read"
     pages: int
     tokens: int
     seconds: float
@@ -197,7 +200,7 @@ class GatherEnded(Event):
     answered, or which budget ended it, or nothing left to read), after how many pages and
     follow-up rounds, and whether the model said the question was answered."""
 
-    type: ClassVar[str] = "research.gathered"
+    type: Literal["research.gathered"] = "research.gathered"
     reason: str
     pages: int
     rounds: int
@@ -210,7 +213,7 @@ class AnswerGiven(Event):
     rule that reads the claims otherwise than the model answered (``flags``: ``rule``,
     ``ruleAnswer``, ``modelAnswer``)."""
 
-    type: ClassVar[str] = "research.answer"
+    type: Literal["research.answer"] = "research.answer"
     text: str
     claim_ids: list[str]
     method: str
@@ -221,7 +224,7 @@ class AnswerGiven(Event):
 class WarningEvent(Event):
     """Something the user should know that did not stop the run (a cap hit, a retry)."""
 
-    type: ClassVar[str] = "warning"
+    type: Literal["warning"] = "warning"
     message: str
     code: str | None = None
 
@@ -232,7 +235,7 @@ class StepFallback(Event):
     a valid answer that could not be used), the reason, and ``fallback`` (``rules``, or
     ``none`` for a step whose model answer is never replaced by a rule)."""
 
-    type: ClassVar[str] = "step.fallback"
+    type: Literal["step.fallback"] = "step.fallback"
     step: str
     model: str
     kind: str
@@ -243,7 +246,7 @@ class StepFallback(Event):
 class ErrorEvent(Event):
     """A run error, recorded before it reaches the user; ``kind`` is the exception class."""
 
-    type: ClassVar[str] = "error"
+    type: Literal["error"] = "error"
     message: str
     kind: str
 
@@ -251,7 +254,7 @@ class ErrorEvent(Event):
 class Signal(Event):
     """A protocol signal such as [PHASE1_DONE], [DONE], [BLOCK], [MISMATCH] or [INCOMPLETE]."""
 
-    type: ClassVar[str] = "signal"
+    type: Literal["signal"] = "signal"
     signal: str
     agent: str | None = None
     detail: str | None = None
@@ -260,7 +263,7 @@ class Signal(Event):
 class Usage(Event):
     """Tokens (and cost, where a price is configured) of one model call or a run total."""
 
-    type: ClassVar[str] = "usage"
+    type: Literal["usage"] = "usage"
     model: str
     input_tokens: int
     output_tokens: int
@@ -272,7 +275,7 @@ class DeepSearchMethod(Event):
     """``assay deep`` Phase 0: the search method chosen (none when no method works), the
     detection evidence, and what every method tried gave."""
 
-    type: ClassVar[str] = "deep.search_method"
+    type: Literal["deep.search_method"] = "deep.search_method"
     method: str | None
     evidence: str
     tried: list[str] = []
@@ -282,7 +285,7 @@ class DeepDirectionScored(Event):
     """``assay deep``: a direction's four checks and quality score (0–10) after its worker;
     ``attempt`` is 2 after an escalation retry."""
 
-    type: ClassVar[str] = "deep.direction_scored"
+    type: Literal["deep.direction_scored"] = "deep.direction_scored"
     direction: int
     name: str
     score: float
@@ -294,7 +297,7 @@ class DeepEscalation(Event):
     """``assay deep`` Phase 3: a direction failed a check or scored below 6.0 (``reason``);
     ``queries`` are the alternative formulations its retry worker runs."""
 
-    type: ClassVar[str] = "deep.escalation"
+    type: Literal["deep.escalation"] = "deep.escalation"
     direction: int
     name: str
     reason: str
@@ -306,7 +309,7 @@ class SynthChecked(Event):
     ``author``'s statements (the Phase 1 claim ``claimId``; ``checkId`` is the check's own
     claim) and the ledger supports ``verdict`` (VERIFIED, FALSE or UNVERIFIABLE)."""
 
-    type: ClassVar[str] = "synth.checked"
+    type: Literal["synth.checked"] = "synth.checked"
     checker: str
     author: str
     claim_id: str
@@ -314,44 +317,43 @@ class SynthChecked(Event):
     verdict: str
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls
-    for cls in (
-        RunStarted,
-        RunFinished,
-        PhaseStarted,
-        PhaseFinished,
-        PlanWritten,
-        ToolSearch,
-        ToolOpenUrl,
-        ToolReadSkill,
-        ToolWorkspace,
-        FullResearchRequested,
-        SearchRound,
-        HopRead,
-        GatherEnded,
-        AnswerGiven,
-        SourceSkipped,
-        ClaimCreated,
-        ClaimVerified,
-        VerdictSetAside,
-        ReportUpdated,
-        WarningEvent,
-        StepFallback,
-        ErrorEvent,
-        Signal,
-        Usage,
-        DeepSearchMethod,
-        DeepDirectionScored,
-        DeepEscalation,
-        SynthChecked,
-    )
-}
+# The union, in groups so that it reads (Python flattens a union of unions).
+_RunEvents = RunStarted | RunFinished | PhaseStarted | PhaseFinished | PlanWritten
+_ToolEvents = ToolSearch | ToolOpenUrl | ToolReadSkill | ToolWorkspace | FullResearchRequested
+_ResearchEvents = SearchRound | HopRead | GatherEnded | AnswerGiven | SourceSkipped
+_ClaimEvents = ClaimCreated | ClaimVerified | VerdictSetAside | ReportUpdated
+_NoticeEvents = WarningEvent | StepFallback | ErrorEvent | Signal | Usage
+_ProtocolEvents = DeepSearchMethod | DeepDirectionScored | DeepEscalation | SynthChecked
+AnyEvent = Annotated[
+    _RunEvents | _ToolEvents | _ResearchEvents | _ClaimEvents | _NoticeEvents | _ProtocolEvents,
+    Field(discriminator="type"),
+]
+# Every event this version writes; a test checks that every Event subclass is a member.
+EVENTS: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
+
+EVENT_CLASSES: tuple[type[Event], ...] = get_args(get_args(AnyEvent)[0])
 
 
-def parse_event(record: dict[str, Any]) -> Event | None:
-    """The typed event for a log record, or None for a type this version does not know."""
-    cls = EVENT_TYPES.get(str(record.get("type")))
-    if cls is None:
+def event_type(cls: type[Event]) -> str:
+    return str(cls.model_fields["type"].default)
+
+
+EVENT_TYPES: dict[str, type[Event]] = {event_type(cls): cls for cls in EVENT_CLASSES}
+
+
+def event_record(event: Event) -> dict[str, Any]:
+    """``event``'s log line without ``ts`` and ``seq`` (what ``timeline.describe`` reads)."""
+    return {"type": event.type, "data": event.data()}
+
+
+def parse_event(record: Mapping[str, Any]) -> Event | None:
+    """The typed event of a log line; None, never an exception, for a line this version
+    cannot read: an unknown (newer) type, no type, or data that does not validate (an older
+    shape, a damaged line). Readers skip None; the timeline shows raw lines as they are."""
+    data = record.get("data")
+    fields = dict(data) if isinstance(data, Mapping) else {}
+    fields["type"] = record.get("type")  # after the data: a data key cannot override it
+    try:
+        return EVENTS.validate_python(fields)
+    except ValidationError:
         return None
-    return cls.model_validate(record.get("data") or {})

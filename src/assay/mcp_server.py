@@ -30,6 +30,7 @@ from assay.__about__ import __version__
 from assay.claims.recheck import recheck_run
 from assay.config import Settings
 from assay.errors import AssayError, BudgetExhausted, ConfigError
+from assay.events import Event, event_record
 from assay.protocols.contract import ProtocolSpec
 from assay.protocols.deep.plan import MAX_DIRECTIONS
 from assay.protocols.launch import PROTOCOLS, StartRun
@@ -107,8 +108,8 @@ class Progress:
         self.count = 0
         self.sent: set[asyncio.Task[None]] = set()
 
-    def __call__(self, record: dict[str, Any]) -> None:
-        entry = describe(record)
+    def __call__(self, event: Event) -> None:
+        entry = describe(event_record(event))
         self.loop.call_soon_threadsafe(self._send, f"{entry.kind}: {entry.text}"[:300])
 
     def _send(self, message: str) -> None:

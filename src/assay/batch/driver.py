@@ -15,6 +15,7 @@ from typing import Any
 from assay.batch.execute import BatchSpec, JobListener, run_job
 from assay.batch.files import BatchFiles, ResultRow
 from assay.batch.jobs import BatchJob
+from assay.events import Event
 from assay.gather.fetch.pacing import shared_pacing
 
 
@@ -23,7 +24,7 @@ class BatchEvents:
     """What a display hears about a batch; every hook is optional."""
 
     started: list[Any] = field(default_factory=list)  # f(job)
-    event: list[JobListener] = field(default_factory=list)  # f(job id, event record)
+    event: list[JobListener] = field(default_factory=list)  # f(job id, event)
     ended: list[Any] = field(default_factory=list)  # f(row)
 
 
@@ -45,9 +46,9 @@ async def run_batch(
     hooks = events or BatchEvents()
     slots = asyncio.Semaphore(concurrency)
 
-    def heard(job_id: str, record: dict[str, Any]) -> None:
+    def heard(job_id: str, event: Event) -> None:
         for hook in hooks.event:
-            hook(job_id, record)
+            hook(job_id, event)
 
     async def one(job: BatchJob) -> ResultRow:
         async with slots:

@@ -12,21 +12,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from assay.batch.files import BatchFiles, ResultRow
 from assay.batch.jobs import BatchJob
 from assay.config import Settings
 from assay.errors import AssayError, BudgetExhausted
+from assay.events import Event, RunStarted
 from assay.protocols.contract import ProtocolResult, RunEnv
 from assay.protocols.registry import protocol_spec, resumable, resume_protocol, run_protocol
 from assay.protocols.runner import observing_runs
 from assay.report.reading import report_answer
-from assay.store.claims import ClaimLedger
+from assay.store.claims import CLAIM_STATUSES, ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 
-STATUSES = ("verified", "weak", "contradicted", "needs_review", "unverified")
-JobListener = Callable[[str, dict[str, Any]], None]
+JobListener = Callable[[str, Event], None]
 
 
 @dataclass(frozen=True)
@@ -48,11 +47,11 @@ async def run_job(
     previous = _previous_run(spec.settings, files.run_ids().get(job.id))
     resumed = previous is not None and previous.info.status != "done"
 
-    def watch(record: dict[str, Any]) -> None:
-        if record.get("type") == "run.started" and not record["data"].get("resumed"):
-            files.record_run(job.id, str(record["data"]["runId"]))
+    def watch(event: Event) -> None:
+        if isinstance(event, RunStarted) and not event.resumed:
+            files.record_run(job.id, event.run_id)
         if listener is not None:
-            listener(job.id, record)
+            listener(job.id, event)
 
     result: ProtocolResult | str | None = None
     error: str | None = None
@@ -135,7 +134,7 @@ def _row(
             "reason": error or run.info.reason,
             "answer": answer if isinstance(answer, str) else report_answer(text),
             "report": str(report) if report is not None else None,
-            "claims": {s: sum(1 for c in claims if c.status == s) for s in STATUSES},
+            "claims": {s: sum(1 for c in claims if c.status == s) for s in CLAIM_STATUSES},
             "usage": run.info.usage.model_dump(),
         }
     )

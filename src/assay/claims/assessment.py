@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 from assay.claims.independence import Origins, group_origins
 from assay.claims.mechanical import CheckResult, mechanical_checks
-from assay.claims.status import Judgment, Status, decide_status
+from assay.claims.status import Judgment, decide_status
 from assay.claims.vetoes import Veto
 from assay.errors import UnsafePathError
-from assay.store.claims import ClaimRecord
+from assay.store.claims import ClaimRecord, SettledStatus
 from assay.store.sources import SourceLedger, SourceRecord
 
 
@@ -49,7 +49,7 @@ def assess(
     *,
     unsure: bool,
     set_aside: Sequence[Veto] = (),
-) -> tuple[Status, str, list[CheckResult]]:
+) -> tuple[SettledStatus, str, list[CheckResult]]:
     """The status a claim's recorded evidence earns: the mechanical checks, then the
     stances of its located quotes counted by independent origin. A claim left for review
     says which rules set its judge's verdicts aside (``set_aside``), if any did."""
@@ -88,7 +88,7 @@ def checks_json(
 
 def reassess(
     claim: ClaimRecord, sources: RunSources, origins: Origins
-) -> tuple[Status, str, list[CheckResult]]:
+) -> tuple[SettledStatus, str, list[CheckResult]]:
     """The status a claim's files earn now, with the judge's doubt and the vetoes its
     checks recorded (none for a run written before vetoes were)."""
     raw = claim.checks.get("set_aside", [])

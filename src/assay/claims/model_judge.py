@@ -16,12 +16,10 @@ facts.
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field, model_validator
 
 from assay.claims.compare import Comparison, ask_comparison
-from assay.claims.judge import DATA_RULE, Verdict, as_data, fenced
+from assay.claims.judge import DATA_RULE, Label, Verdict, as_data, fenced
 from assay.claims.relevance import coverage
 from assay.models.step import ModelStep
 from assay.text import split_sentences
@@ -50,7 +48,7 @@ neighbours, nearest first (the one before first: that is where "he" is named).""
 
 class JudgeReply(BaseModel):
     sentence: int = Field(ge=0, description="the evidence sentence number; 0 if none")
-    label: Literal["SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO"]
+    label: Label
 
 
 def _reply_type(count: int) -> type[JudgeReply]:

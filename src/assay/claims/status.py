@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from assay.claims.independence import Origins
+from assay.claims.judge import Label
 from assay.claims.mechanical import CheckResult
-
-Label = Literal["SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO"]
-Status = Literal["verified", "weak", "contradicted", "needs_review"]
+from assay.store.claims import SettledStatus
 
 
 @dataclass(frozen=True)
@@ -31,7 +29,7 @@ class Judgment:
 
 def decide_status(
     checks: Sequence[CheckResult], judgments: Sequence[Judgment], origins: Origins
-) -> tuple[Status, str]:
+) -> tuple[SettledStatus, str]:
     failed = [c for c in checks if not c.passed]
     if failed:
         return "needs_review", "; ".join(f"{c.name}: {c.detail}" for c in failed)

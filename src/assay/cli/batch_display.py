@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from assay.batch import BatchEvents, BatchJob, ResultRow
 from assay.cli.output import err_console, plain
+from assay.events import Event, Usage
 
 
 class BatchDisplay:
@@ -49,10 +49,9 @@ class BatchDisplay:
         self.running += 1
         self._refresh()
 
-    def heard(self, job_id: str, record: dict[str, Any]) -> None:
-        if record.get("type") == "usage":
-            data = record.get("data") or {}
-            self.tokens += int(data.get("input_tokens", 0)) + int(data.get("output_tokens", 0))
+    def heard(self, job_id: str, event: Event) -> None:
+        if isinstance(event, Usage):
+            self.tokens += event.input_tokens + event.output_tokens
             self._refresh()
 
     def ended(self, row: ResultRow) -> None:

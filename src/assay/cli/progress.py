@@ -8,12 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from rich.live import Live
 from rich.text import Text
 
 from assay.cli.output import err_console, plain
+from assay.events import (
+    ClaimCreated,
+    ErrorEvent,
+    Event,
+    FullResearchRequested,
+    PhaseFinished,
+    PhaseStarted,
+    ToolOpenUrl,
+    WarningEvent,
+    event_record,
+)
 from assay.store.eventlog import Listener
 from assay.timeline import describe
 
@@ -32,18 +42,17 @@ class Progress:
             style="cyan",
         )
 
-    def __call__(self, record: dict[str, Any]) -> None:
-        kind = record.get("type")
-        data = record.get("data") or {}
-        if kind == "phase.started":
-            self.phase = str(data.get("phase"))
-        elif kind == "tool.open_url":
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, PhaseStarted):
+            self.phase = event.phase
+        elif isinstance(event, ToolOpenUrl):
             self.pages += 1
-        elif kind == "claim.created":
+        elif isinstance(event, ClaimCreated):
             self.claims += 1
-        if kind in ("phase.finished", "warning", "error", "tool.request_full_research"):
-            self.live.console.print(plain(describe(record).text), style="dim", markup=False)
-        self.last = plain(describe(record).text)
+        text = plain(describe(event_record(event)).text)
+        if isinstance(event, PhaseFinished | WarningEvent | ErrorEvent | FullResearchRequested):
+            self.live.console.print(text, style="dim", markup=False)
+        self.last = text
         self.live.update(self.render())
 
 
@@ -57,8 +66,7 @@ def progress(enabled: bool) -> Iterator[Listener | None]:
         yield display
 
 
-def print_search_warnings(record: dict[str, Any]) -> None:
+def print_search_warnings(event: Event) -> None:
     """Without a live display, still tell the user that some searches failed."""
-    data = record.get("data") or {}
-    if record.get("type") == "warning" and data.get("code") == "search_partial":
-        err_console.print(plain(f"warning: {data.get('message')}"), markup=False, soft_wrap=True)
+    if isinstance(event, WarningEvent) and event.code == "search_partial":
+        err_console.print(plain(f"warning: {event.message}"), markup=False, soft_wrap=True)

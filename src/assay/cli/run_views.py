@@ -11,6 +11,8 @@ from rich.table import Table
 from assay.cli.options import CommonOptions
 from assay.cli.output import console, err_console, plain, print_json, shown
 from assay.cli.runs_table import runs_table
+from assay.events import RunFinished
+from assay.store.eventlog import LOG_FILE, typed_events
 from assay.store.runs import Run, RunStore
 from assay.store.summary import run_summary
 from assay.timeline import describe
@@ -64,7 +66,7 @@ def show_run(run_id: str, home: Path | None, *, as_json: bool, follow: bool) -> 
 
         print_directions(run)
     for problem in run.events.read().problems:
-        err_console.print(f"[yellow]warning:[/] run.log.jsonl: {problem}")
+        err_console.print(f"[yellow]warning:[/] {LOG_FILE}: {problem}")
 
 
 def _print_verdict_matrix(run: Run) -> None:
@@ -99,7 +101,7 @@ def _follow(run: Run, last_seq: int, poll: float = 0.5) -> None:
     while True:
         records = run.events.read().records
         last_seq = _print_records(records, last_seq)
-        if any(r.get("type") == "run.finished" for r in records):
+        if any(isinstance(e, RunFinished) for e in typed_events(records)):
             return
         info = RunStore(run.dir.parent.parent).open(run.id).info
         if info.effective_status() != "running":

@@ -13,9 +13,9 @@ failed goes on, with a warning.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from assay.errors import ProviderError
+from assay.events import Event, ToolOpenUrl, ToolSearch
 
 _FIXES = {
     "local": "add documents with `assay index add PATH...` (or choose another --search)",
@@ -44,20 +44,17 @@ class SearchWatch:
     """Results the searches offered; None once an event did not say (not "empty")."""
     pages_read: int = 0
 
-    def __call__(self, record: dict[str, Any]) -> None:
-        if record.get("type") == "tool.open_url":
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, ToolOpenUrl):
             self.pages_read += 1
-        if record.get("type") != "tool.search":
+        if not isinstance(event, ToolSearch):
             return
-        data = record.get("data") or {}
-        count = data.get("resultCount")
         if self.results is not None:
-            self.results = self.results + count if isinstance(count, int) else None
-        errors = data.get("errors") or {}
-        queries = data.get("queries") or []
-        self.provider = self.provider or data.get("provider")
+            self.results += event.result_count
+        errors = event.errors or {}
+        self.provider = self.provider or event.provider
         self.failed += len(errors)
-        self.answered += max(0, len(queries) - len(errors))
+        self.answered += max(0, len(event.queries) - len(errors))
         if errors and self.first_error is None:
             self.first_error = str(next(iter(errors.values())))
 

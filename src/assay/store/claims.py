@@ -20,7 +20,10 @@ from assay.store.jsonl import JsonlRead, read_jsonl
 
 CLAIMS_FILE = "claims.jsonl"
 Confidence = Literal["high", "medium", "low"]
-ClaimStatus = Literal["verified", "weak", "contradicted", "needs_review", "unverified"]
+SettledStatus = Literal["verified", "weak", "contradicted", "needs_review"]
+"""A status the verification engine gives a claim (``claim.verified`` carries one)."""
+ClaimStatus = Literal[SettledStatus, "unverified"]
+"""A claim's status: every claim starts unverified. The one spelling of the statuses."""
 CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
 """Every claim status, best first (the order of counts, tables and filters)."""
 Stance = Literal["supports", "refutes", "neutral"]

@@ -13,14 +13,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from assay.events import Event
+from assay.events import Event, parse_event
 from assay.redact import mask
 from assay.store.chain import HashChain, written_parts
 from assay.store.jsonl import JsonlRead, append_jsonl, read_jsonl
 
 LOG_FILE = "run.log.jsonl"
 
-Listener = Callable[[dict[str, Any]], None]
+Listener = Callable[[Event], None]
+"""Hears each event after it is written, as written (with any secret scrubbed)."""
 
 
 def utc_now() -> str:
@@ -33,8 +34,8 @@ class EventLog:
     """Appends typed events durably; numbering continues across resumes.
 
     ``secrets`` are scrubbed from every line before it is written, so a key that slipped
-    into an error message never reaches the disk. Listeners (progress displays, the TUI)
-    see each record after it is written.
+    into an error message never reaches the disk. Listeners (progress displays, the batch
+    watch) get each event after it is written, as the typed ``Event`` of the written line.
     """
 
     path: Path
@@ -60,16 +61,26 @@ class EventLog:
             }
             if self.secrets:
                 record = _scrubbed(record, self.secrets)
+                event = parse_event(record) or event  # what was written, not the secret
             with self._chain.lock():
                 self._chain.append("event", str(record["seq"]), written_parts(record))
                 append_jsonl(self.path, record, fsync=self.fsync)
             self._next_seq += 1
         for listener in list(self.listeners):
-            listener(record)
+            listener(event)
         return record
 
     def read(self) -> JsonlRead:
         return read_jsonl(self.path)
+
+    def events(self) -> list[Event]:
+        """The typed events of the log, skipping lines this version cannot read."""
+        return typed_events(self.read().records)
+
+
+def typed_events(records: list[dict[str, Any]]) -> list[Event]:
+    """``records`` as events; a line of an unknown type or an old shape is left out."""
+    return [event for event in map(parse_event, records) if event is not None]
 
 
 def _last_seq(records: list[dict[str, Any]]) -> int:

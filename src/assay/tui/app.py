@@ -235,8 +235,8 @@ class AssayApp(App[None]):
             parent = escalated_from(self.store.root, delta.info)
             if parent is not None:
                 banner = f"{parent.text} (from ask run {parent.origin})"
-        for record in delta.events:
-            if (found := escalation_in(record)) is None:
+        for event in delta.events:
+            if (found := escalation_in(event)) is None:
                 continue
             self.escalation = banner = found.text + (f" → {found.run_id}" if found.run_id else "")
             live = not delta.first or self._status() == "running" or self.run_id in self._started

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
+from assay.events import (
+    DeepDirectionScored,
+    DeepEscalation,
+    DeepSearchMethod,
+    Event,
+    PhaseFinished,
+    PhaseStarted,
+    WarningEvent,
+)
 from assay.tui.follow import RunDelta
 from assay.tui.panes import RunPane, table_cells
 
@@ -95,8 +103,8 @@ class DirectionsPane(RunPane):
 
     async def apply(self, delta: RunDelta) -> None:
         changed: set[int] = set()
-        for record in delta.events:
-            number = self._take(str(record.get("type")), record.get("data") or {})
+        for event in delta.events:
+            number = self._take(event)
             if number is not None:
                 changed.add(number)
         table: DataTable[str | Text] = self.query_one(DataTable)
@@ -111,47 +119,40 @@ class DirectionsPane(RunPane):
         if self.method_line:
             self.query_one("#search-method", Static).update(Text(self.method_line))
 
-    def _direction(self, number: Any, name: Any = None) -> DirectionState | None:
-        if not isinstance(number, int):
-            return None
+    def _direction(self, number: int, name: str | None = None) -> DirectionState:
         state = self.directions.get(number)
         if state is None:
-            state = self.directions[number] = DirectionState(number, str(name or "?"))
+            state = self.directions[number] = DirectionState(number, name or "?")
         elif name:
-            state.name = str(name)
+            state.name = name
         return state
 
-    def _take(self, kind: str, data: dict[str, Any]) -> int | None:
+    def _take(self, event: Event) -> int | None:
         """Fold one event into the state; the number of the direction it changed, if any."""
         state: DirectionState | None = None
-        if kind == "deep.search_method":
-            method = data.get("method") or "none"
-            self.method_line = f"search method: {method} — {data.get('evidence', '')}"
-            tried = data.get("tried") or []
-            if tried:
-                self.method_line += f"  (tried: {'; '.join(str(t) for t in tried)})"
-        elif kind in ("phase.started", "phase.finished") and data.get("phase") == "worker":
-            match = re.match(r"direction (\d+): (.*?)(?:; score [\d.]+)?$", str(data.get("detail")))
+        if isinstance(event, DeepSearchMethod):
+            self.method_line = f"search method: {event.method or 'none'} — {event.evidence}"
+            if event.tried:
+                self.method_line += f"  (tried: {'; '.join(event.tried)})"
+        elif isinstance(event, PhaseStarted | PhaseFinished) and event.phase == "worker":
+            match = re.match(r"direction (\d+): (.*?)(?:; score [\d.]+)?$", str(event.detail))
             if match:
                 state = self._direction(int(match[1]), match[2])
-                if state is not None and state.status != "crashed":
-                    state.status = "running" if kind == "phase.started" else "done"
-        elif kind == "deep.direction_scored":
-            state = self._direction(data.get("direction"), data.get("name"))
-            if state is not None:
-                state.score = float(data.get("score", 0.0))
-                checks = data.get("checks") or {}
-                state.checks = {str(k): bool(v) for k, v in checks.items()}
-                state.attempt = int(data.get("attempt", 1))
-        elif kind == "deep.escalation":
-            state = self._direction(data.get("direction"), data.get("name"))
-            if state is not None:
-                state.escalated = str(data.get("reason") or "escalated")
-        elif kind == "warning" and data.get("code") in ("insufficient_data", "worker"):
-            match = _DIRECTION_IN_WARNING.match(str(data.get("message", "")))
+                if state.status != "crashed":
+                    state.status = "running" if isinstance(event, PhaseStarted) else "done"
+        elif isinstance(event, DeepDirectionScored):
+            state = self._direction(event.direction, event.name)
+            state.score = event.score
+            state.checks = dict(event.checks)
+            state.attempt = event.attempt
+        elif isinstance(event, DeepEscalation):
+            state = self._direction(event.direction, event.name)
+            state.escalated = event.reason or "escalated"
+        elif isinstance(event, WarningEvent) and event.code in ("insufficient_data", "worker"):
+            match = _DIRECTION_IN_WARNING.match(event.message)
             state = self._direction(int(match[1])) if match else None
             if state is not None:
-                if data.get("code") == "insufficient_data":
+                if event.code == "insufficient_data":
                     state.insufficient = True
                 else:
                     state.status = "crashed"

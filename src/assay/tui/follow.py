@@ -16,13 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import AssayError
+from assay.events import Event, FullResearchRequested
 from assay.store.claims import CLAIMS_FILE
-from assay.store.eventlog import LOG_FILE
+from assay.store.eventlog import LOG_FILE, typed_events
 from assay.store.jsonl import read_jsonl
 from assay.store.runs import PLAN_FILE, REPORT_FILE, RUN_FILE, RunInfo, RunStore, load_info
 from assay.store.tail import FileState, JsonlTail, file_state
 
-TORN_LINE = "run.log.jsonl: the last line is torn (an interrupted write) and was skipped"
+TORN_LINE = f"{LOG_FILE}: the last line is torn (an interrupted write) and was skipped"
 
 
 def engine_of(info: RunInfo) -> str:
@@ -36,13 +37,17 @@ class RunDelta:
     """What changed in a run directory since the previous poll.
 
     ``first`` marks the delta that carries the run's history (the first poll after it was
-    opened); later deltas are live. ``claims`` is every claim when claims.jsonl changed,
-    ``texts`` the watched text files that changed (None when a file disappeared).
+    opened); later deltas are live. ``records`` are the new log lines as written (the
+    feed describes every one, of a type this version knows or not), ``events`` those of
+    them this version reads as typed events (what the panes fold in). ``claims`` is every
+    claim when claims.jsonl changed, ``texts`` the watched text files that changed (None
+    when a file disappeared).
     """
 
     first: bool = False
     info: RunInfo | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     claims: list[dict[str, Any]] | None = None
     texts: dict[str, str | None] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
@@ -51,7 +56,7 @@ class RunDelta:
         return bool(
             self.first
             or self.info
-            or self.events
+            or self.records
             or self.claims is not None
             or self.texts
             or self.problems
@@ -87,10 +92,11 @@ class RunWatcher:
             except AssayError as exc:
                 self._seen.pop(RUN_FILE, None)  # a half-visible rewrite: try again next time
                 delta.problems.append(str(exc))
-        delta.events = self._new_events()
+        delta.records = self._new_records()
+        delta.events = typed_events(delta.records)
         new_bad = self.log.bad_lines[self._reported_bad :]
         self._reported_bad = len(self.log.bad_lines)
-        delta.problems += [f"run.log.jsonl: line {n} is not a JSON record" for n in new_bad]
+        delta.problems += [f"{LOG_FILE}: line {n} is not a JSON record" for n in new_bad]
         if self._changed(CLAIMS_FILE):
             read = read_jsonl(self.dir / CLAIMS_FILE)
             delta.claims = read.records
@@ -100,7 +106,7 @@ class RunWatcher:
                 delta.texts[name] = _read_text(self.dir / name)
         return delta
 
-    def _new_events(self) -> list[dict[str, Any]]:
+    def _new_records(self) -> list[dict[str, Any]]:
         fresh = []
         for record in self.log.read_new():
             seq = record.get("seq")
@@ -116,9 +122,6 @@ class RunWatcher:
         return self.info.effective_status() if self.info else "unknown"
 
 
-ESCALATION = "tool.request_full_research"  # the one-shot agent's requestFullResearch
-
-
 @dataclass(frozen=True)
 class Escalation:
     """A one-shot run handing over to full research; ``run_id`` is the run that took over."""
@@ -132,12 +135,11 @@ class Escalation:
         return f"escalated to full research: {self.reason}"
 
 
-def escalation_in(record: dict[str, Any]) -> Escalation | None:
-    if record.get("type") != ESCALATION:
+def escalation_in(event: Event) -> Escalation | None:
+    """The hand-over an event records (the one-shot agent's requestFullResearch), if any."""
+    if not isinstance(event, FullResearchRequested):
         return None
-    data = record.get("data") or {}
-    run_id = data.get("runId")
-    return Escalation(str(data.get("reason")), run_id if isinstance(run_id, str) else None)
+    return Escalation(event.reason, event.run_id)
 
 
 def escalated_from(runs_root: Path, info: RunInfo) -> Escalation | None:
@@ -145,8 +147,8 @@ def escalated_from(runs_root: Path, info: RunInfo) -> Escalation | None:
     origin = (info.model_extra or {}).get("escalated_from")
     if not isinstance(origin, str) or not origin:
         return None
-    for record in read_jsonl(runs_root / origin / LOG_FILE).records:
-        found = escalation_in(record)
+    for event in typed_events(read_jsonl(runs_root / origin / LOG_FILE).records):
+        found = escalation_in(event)
         if found is not None and found.run_id in (None, info.id):
             return Escalation(found.reason, info.id, origin)
     return Escalation("requested by the one-shot agent", info.id, origin)

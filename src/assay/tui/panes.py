@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import DataTable, Markdown, RichLog, Static
 
+from assay.events import PhaseFinished, PhaseStarted
 from assay.store.runs import PLAN_FILE, REPORT_FILE, RunInfo
 from assay.timeline import TimelineEntry, describe
 from assay.tui.follow import RunDelta
@@ -91,7 +92,7 @@ class FeedPane(RunPane):
         self.query_one(RichLog).clear()
 
     async def apply(self, delta: RunDelta) -> None:
-        for record in delta.events:
+        for record in delta.records:
             self.add(describe(record))
         for problem in delta.problems:
             self.add(TimelineEntry(-1, "", "problem", problem, "warn"))
@@ -134,10 +135,9 @@ class PlanPane(RunPane):
         await self.query_one("#plan-md", Markdown).update("*no plan yet*")
 
     async def apply(self, delta: RunDelta) -> None:
-        for record in delta.events:
-            kind, data = record.get("type"), record.get("data") or {}
-            if kind in ("phase.started", "phase.finished"):
-                self.phases[str(data.get("phase"))] = "✓" if kind == "phase.finished" else "…"
+        for event in delta.events:
+            if isinstance(event, PhaseStarted | PhaseFinished):
+                self.phases[event.phase] = "✓" if isinstance(event, PhaseFinished) else "…"
         if self.phases:
             shown = "  ".join(f"{mark} {name}" for name, mark in self.phases.items())
             self.query_one("#phases", Static).update(Text("phases: " + shown))

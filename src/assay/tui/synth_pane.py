@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from assay.errors import IntegrityError
+from assay.events import Event, PhaseFinished, PhaseStarted, Signal
 from assay.protocols.synth.matrix import VERDICTS, FactCheck, PanelState, legacy_panel, parse_panel
 from assay.store.runs import REPORT_FILE, SYNTH_STATE_FILE
 from assay.tui.follow import RunDelta
@@ -114,8 +114,8 @@ class PanelPane(RunPane):
 
     async def apply(self, delta: RunDelta) -> None:
         agents_changed = False
-        for record in delta.events:
-            agents_changed |= self._take(str(record.get("type")), record.get("data") or {})
+        for event in delta.events:
+            agents_changed |= self._take(event)
         state = self._state(delta)
         if state is not None:
             self.fact_checks = list(state.checks)
@@ -148,28 +148,27 @@ class PanelPane(RunPane):
     def _agent(self, name: str) -> AgentState:
         return self.agents.setdefault(name, AgentState(name))
 
-    def _take(self, kind: str, data: dict[str, Any]) -> bool:
+    def _take(self, event: Event) -> bool:
         """Fold one event in; True when the agents table changed."""
-        if kind in ("phase.started", "phase.finished"):
-            name = str(data.get("phase"))
+        if isinstance(event, PhaseStarted | PhaseFinished):
+            name = event.phase
             shown = _PHASE_NAMES.get(name, name)
-            detail = f" ({data['detail']})" if data.get("detail") else ""
-            progress = "running" if kind == "phase.started" else "finished"
-            self.phase = f"{shown} {progress}{detail}"
-            if kind == "phase.finished" and name == "phase2":
+            detail = f" ({event.detail})" if event.detail else ""
+            finished = isinstance(event, PhaseFinished)
+            self.phase = f"{shown} {'finished' if finished else 'running'}{detail}"
+            if finished and name == "phase2":
                 self.phase += " — Phase 3: chief author writing"
             return False
-        if kind != "signal":
+        if not isinstance(event, Signal):
             return False
-        signal = str(data.get("signal"))
-        agent, detail = data.get("agent"), str(data.get("detail") or "")
+        signal, agent, detail = event.signal, event.agent, event.detail or ""
         if signal == "[DONE]" or (signal in ("[MISMATCH]", "[INCOMPLETE]") and not agent):
             self.ending = signal
             if signal == "[DONE]":
                 self.phase = "Phase 3: final response written"
         if not agent:
             return False
-        state = self._agent(str(agent))
+        state = self._agent(agent)
         state.status, state.detail = signal, detail
         if signal in _SIGNAL_ROLE:
             state.roles.add(_SIGNAL_ROLE[signal])

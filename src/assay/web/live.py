@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from assay.events import EVENT_TYPES
+from assay.events import EVENT_TYPES, SynthChecked
 from assay.protocols.registry import resumable
 from assay.store.runs import Run
 
@@ -69,7 +69,7 @@ def legacy_matrix(run: Run) -> list[Any]:
     as ``synth.matrix`` loads it; [] for every other run."""
     if run.info.protocol != "synth":
         return []
-    if any(r.get("type") == "synth.checked" for r in run.events.read().records):
+    if any(isinstance(e, SynthChecked) for e in run.events.events()):
         return []  # the page builds the matrix from the events
     from assay.protocols.synth.matrix import load_panel
 

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from assay.events import AnswerGiven
 from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimRecord
 from assay.store.runs import Run
 from assay.store.sources import SourceLedger, SourceRecord
@@ -57,13 +58,12 @@ class Verification:
 
 
 def answer_card(run: Run, claims: list[ClaimRecord]) -> AnswerCard:
-    given = [r for r in run.events.read().records if r.get("type") == "research.answer"]
+    given = [e for e in run.events.events() if isinstance(e, AnswerGiven)]
     by_id = {c.id: c for c in claims}
     if given:
-        data = given[-1].get("data") or {}
-        basis = tuple(by_id[i] for i in data.get("claimIds") or [] if i in by_id)
-        text = str(data.get("text") or "") or None
-        return AnswerCard(text, data.get("reason"), basis, data.get("method"))
+        answer = given[-1]
+        basis = tuple(by_id[i] for i in answer.claim_ids if i in by_id)
+        return AnswerCard(answer.text or None, answer.reason, basis, answer.method)
     ranked = sorted(claims, key=lambda c: (_RANK.get(c.status, len(_RANK)), c.id))
     best = tuple(c for c in ranked if c.status in ("verified", "weak"))[:FINDINGS_SHOWN]
     return AnswerCard(None, None, best)

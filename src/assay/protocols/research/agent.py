@@ -33,6 +33,7 @@ from assay.events import (
     PhaseFinished,
     PhaseStarted,
     ToolReadSkill,
+    ToolSearch,
     WarningEvent,
 )
 from assay.gather.session import GatherSession
@@ -69,7 +70,6 @@ from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import RunContext
 from assay.reading.relevance import Relevance, best_relevance
 from assay.store.claims import ClaimRecord
-from assay.store.jsonl import read_jsonl
 from assay.text import content_words
 
 MAX_STEPS = 30
@@ -133,11 +133,9 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
 
     def _restore(self) -> None:
         """What the run's files say is done already (a fresh run has nothing)."""
-        events = read_jsonl(self.run.dir / "run.log.jsonl").records
-        self.state.skills_read = {
-            str(e["data"]["name"]) for e in events if e.get("type") == "tool.read_skill"
-        }
-        self.state.searches = sum(1 for e in events if e.get("type") == "tool.search")
+        events = self.run.events.events()
+        self.state.skills_read = {e.name for e in events if isinstance(e, ToolReadSkill)}
+        self.state.searches = sum(1 for e in events if isinstance(e, ToolSearch))
         self.state.offered = offered_results(events)
         self.rounds = last_round(events)
         if self.hops is not None:

@@ -6,34 +6,35 @@ fetch again a source it already tried and skipped (``source.skipped``); otherwis
 resumed run ends with fewer sources than the uninterrupted one, or repeats fetches. The
 same holds of the hop loop's budgets (``hop_spent``): a resumed run that counted its pages,
 tokens and seconds from zero would spend them twice.
+
+Every function reads typed events (``EventLog.events``): a line an older or newer version
+wrote that this one cannot read is left out there, and so never stops a resume.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+
+from assay.events import Event, GatherEnded, HopRead, SearchRound, SourceSkipped, ToolSearch
 
 
-def offered_results(events: list[dict[str, Any]]) -> list[tuple[str, str]]:
+def offered_results(events: Sequence[Event]) -> list[tuple[str, str]]:
     """(title, url) of every search result recorded, first offer first, without repeats."""
     offered: dict[str, str] = {}
     for event in events:
-        if event.get("type") != "tool.search":
+        if not isinstance(event, ToolSearch):
             continue
-        for result in (event.get("data") or {}).get("results") or []:
-            url = result.get("url") if isinstance(result, dict) else None
-            if isinstance(url, str) and url:
-                offered.setdefault(url, str(result.get("title") or url))
+        for result in event.results or []:
+            url = result.get("url")
+            if url:
+                offered.setdefault(url, result.get("title") or url)
     return [(title, url) for url, title in offered.items()]
 
 
-def skipped_urls(events: list[dict[str, Any]]) -> list[str]:
+def skipped_urls(events: Sequence[Event]) -> list[str]:
     """URLs the run tried and skipped (a fetch that failed or the policy refused)."""
-    return [
-        str(event["data"]["url"])
-        for event in events
-        if event.get("type") == "source.skipped" and (event.get("data") or {}).get("url")
-    ]
+    return [event.url for event in events if isinstance(event, SourceSkipped) and event.url]
 
 
 @dataclass(frozen=True)
@@ -48,35 +49,29 @@ class HopSpent:
     ended: str = ""
 
 
-def hop_spent(events: list[dict[str, Any]]) -> HopSpent:
+def hop_spent(events: Sequence[Event]) -> HopSpent:
     """The last ``research.hop_read`` of the log, its follow-up rounds, and its
     ``research.gathered`` if the loop had ended."""
-    read: dict[str, Any] = {}
+    read: HopRead | None = None
     rounds = 0
-    ended: dict[str, Any] = {}
+    ended: GatherEnded | None = None
     for event in events:
-        data = event.get("data") or {}
-        if event.get("type") == "research.hop_read":
-            read = data
-        elif event.get("type") == "research.round":
+        if isinstance(event, HopRead):
+            read = event
+        elif isinstance(event, SearchRound):
             rounds += 1
-        elif event.get("type") == "research.gathered":
-            ended = data
+        elif isinstance(event, GatherEnded):
+            ended = event
     return HopSpent(
-        pages=int(read.get("pages", 0)),
+        pages=read.pages if read else 0,
         rounds=rounds,
-        tokens=int(read.get("tokens", 0)),
-        seconds=float(read.get("seconds", 0.0)),
-        answered=bool(ended.get("answered", False)),
-        ended=str(ended.get("reason", "")),
+        tokens=read.tokens if read else 0,
+        seconds=read.seconds if read else 0.0,
+        answered=ended.answered if ended else False,
+        ended=ended.reason if ended else "",
     )
 
 
-def last_round(events: list[dict[str, Any]]) -> int:
+def last_round(events: Sequence[Event]) -> int:
     """The number of the last follow-up round recorded (1: none yet)."""
-    found = [
-        int((e.get("data") or {}).get("round", 1))
-        for e in events
-        if e.get("type") == "research.round"
-    ]
-    return max(found, default=1)
+    return max((e.round for e in events if isinstance(e, SearchRound)), default=1)

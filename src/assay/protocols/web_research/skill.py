@@ -30,7 +30,14 @@ from assay.claims.normalize import locate
 from assay.claims.passages import run_pages
 from assay.config import Settings
 from assay.errors import BudgetExhausted, ConfigError, ProviderError, RunError
-from assay.events import PhaseFinished, PhaseStarted, ReportUpdated
+from assay.events import (
+    Event,
+    PhaseFinished,
+    PhaseStarted,
+    ReportUpdated,
+    SourceSkipped,
+    WarningEvent,
+)
 from assay.gather.reader import INDEX_SCHEME, ReadSource
 from assay.gather.search.base import SearchResult, TimeRange
 from assay.gather.session import GatherSession
@@ -97,15 +104,13 @@ class _Tracker:
     warnings: list[str] = field(default_factory=list)
     capped: set[str] = field(default_factory=set)  # URLs cut at the size cap
 
-    def __call__(self, record: dict[str, Any]) -> None:
-        data = record.get("data") or {}
-        if record.get("type") == "source.skipped":
-            self.skip_reasons[str(data.get("url"))] = str(data.get("reason"))
-        elif record.get("type") == "warning" and data.get("code") in _READ_WARNINGS:
-            message = str(data.get("message"))
-            self.warnings.append(message)
-            if data.get("code") == "source_size_cap":
-                self.capped.add(message.split(" was cut at ", 1)[0])
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, SourceSkipped):
+            self.skip_reasons[event.url] = event.reason
+        elif isinstance(event, WarningEvent) and event.code in _READ_WARNINGS:
+            self.warnings.append(event.message)
+            if event.code == "source_size_cap":
+                self.capped.add(event.message.split(" was cut at ", 1)[0])
 
 
 @dataclass
