@@ -68,7 +68,7 @@ from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import RunContext
 from assay.reading.relevance import Relevance, best_relevance
-from assay.store.claims import ClaimRecord
+from assay.store.claims import ClaimRecord, RecordedRelevance
 from assay.store.jsonl import read_jsonl
 from assay.text import content_words
 
@@ -347,14 +347,14 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
     def _rescored(self, claim: ClaimRecord, sources: RunSources) -> ClaimRecord:
         """A claim read before a follow-up search is judged against its targets too: its
         recorded relevance only ever rises."""
-        recorded = (claim.model_extra or {}).get("relevance")
-        if not isinstance(recorded, dict):
+        if claim.relevance is None:
             return claim
         record = sources.records.get(claim.source_ids[0]) if claim.source_ids else None
         found = self._relevance(claim.text, record.title if record else None)
-        if found.score <= float(recorded.get("score", 0.0)):
+        if found.score <= claim.relevance.score:
             return claim
-        return ClaimRecord.model_validate(claim.to_json() | {"relevance": found.to_json()})
+        rescored = RecordedRelevance.model_validate(found.to_json())
+        return claim.model_copy(update={"relevance": rescored})
 
     async def _synthesize(self) -> None:
         self.run.events.emit(PhaseStarted(phase="synthesize"))
