@@ -41,6 +41,7 @@ OLD_LINES: list[dict[str, Any]] = [
         "stated_as": "It is 42 m tall.",
     },
     BASE | {"relevance": {"score": 0.5, "method": "meaning-v1"}},  # no verdict recorded
+    BASE | {"relevance": {"relevant": True, "target": "Who?"}},  # no score either
 ]
 
 
@@ -56,8 +57,8 @@ def test_an_old_line_reads_into_the_fields_and_is_written_back_as_it_was(
         assert claim.relevance is None
     else:
         assert isinstance(claim.relevance, RecordedRelevance)
-        assert claim.relevance.score == recorded["score"]
-        assert claim.relevance.method == recorded["method"]
+        assert claim.relevance.score == recorded.get("score", 0.0)
+        assert claim.relevance.method == recorded.get("method", "")
         assert claim.relevance.relevant is recorded.get("relevant")
         assert claim.relevance.target == recorded.get("target", "")
     assert claim.stated_as == line.get("stated_as")

@@ -59,7 +59,8 @@ class RecordedRelevance(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    score: float
+    score: float = 0.0
+    """0.0 when the line does not say (as the readers took a missing score before)."""
     method: str = ""
     relevant: bool | None = None
     """As judged when recorded (the threshold may have been refitted since); None when
