@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,33 @@ def quick_pacing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     if request.node.get_closest_marker("paced") is None:
         monkeypatch.setattr(client, "Pacer", _quick_pacer)
         monkeypatch.setattr(scholarly, "Pacer", _quick_pacer)  # the scholarly APIs' pacing
+
+
+@pytest.fixture(scope="session", autouse=True)
+def session_temp_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """What session fixtures (the lab, the shared lab run) put in the system temp dir goes
+    under pytest's base temp dir, not /tmp."""
+    with pytest.MonkeyPatch.context() as patch:
+        yield _temp_dir_at(tmp_path_factory.mktemp("system-tmp"), patch)
+
+
+@pytest.fixture(autouse=True)
+def temp_dir(
+    session_temp_dir: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+) -> Path:
+    """Each test's system temp dir (tempfile's, and TMPDIR for the processes it starts) is
+    its own, under pytest's base temp dir: what a test leaves there (a deep run's temp dir,
+    kept by design when the run ends before its report passes the integrity check) goes
+    with pytest's own cleanup of old base temp dirs instead of piling up in /tmp."""
+    return _temp_dir_at(tmp_path_factory.mktemp("tmp"), monkeypatch)
+
+
+def _temp_dir_at(folder: Path, patch: pytest.MonkeyPatch) -> Path:
+    patch.setenv("TMPDIR", str(folder))
+    patch.setattr(tempfile, "tempdir", str(folder))  # gettempdir() caches its first answer
+    return folder
 
 
 def _isolate(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -45,8 +45,8 @@ def test_off_topic_key_points_stay_in_the_ledger_and_out_of_the_summary(lab: Lab
     assert "1874" in synthesis.split("\n\n")[1]  # the short answer first
     assert "Velmar" not in synthesis and "honey" not in synthesis
     claims = ClaimLedger(result.run_dir).claims()
-    off = [c for c in claims if not (c.model_extra or {})["relevance"]["relevant"]]
-    assert off and all((c.model_extra or {})["relevance"]["method"] == "meaning-v1" for c in off)
+    off = [c for c in claims if c.relevance is not None and c.relevance.relevant is False]
+    assert off and all(c.relevance is not None and c.relevance.method == "meaning-v1" for c in off)
 
 
 @dataclass

@@ -117,5 +117,5 @@ def test_key_points_stand_alone(ferry_lab: Lab, isolated_home: Path) -> None:
     nameless = record_key_points(run, _record(4, "Bridges of 1931 and 1932"), [leaning])
     claims = ClaimLedger(run.dir).claims()
     assert [c.text for c in claims] == ["Brask bridge opened in 1931."]
-    assert (claims[0].model_extra or {}).get("stated_as") == "It opened in 1931."
+    assert claims[0].stated_as == "It opened in 1931."
     assert named.claim_ids == ["claim_001"] and nameless.claim_ids == []

@@ -170,7 +170,7 @@ class VerificationEngine:
         to ``vetoes`` and written as a ``claim.set_aside`` event."""
         # A claim made to stand alone ("It was …" → "X was …", claims/standalone.py) is
         # judged as its source stated it: the subject came from the page's title.
-        claim = str((record_of_claim.model_extra or {}).get("stated_as") or record_of_claim.text)
+        claim = record_of_claim.judged_text
         text = sources.texts.get(source_id)
         if text is None:
             return None, False

@@ -21,7 +21,7 @@ from assay.claims.standalone import stand_alone
 from assay.events import ClaimCreated
 from assay.models.fallback import Ran, Step
 from assay.reading.relevance import Relevance
-from assay.store.claims import ClaimRecord, Confidence, Evidence
+from assay.store.claims import ClaimRecord, Confidence, Evidence, RecordedRelevance
 from assay.store.runs import Run
 from assay.text import content_words, looks_like_instruction, raw_words
 
@@ -263,9 +263,7 @@ def record_claims(
         text = stand_alone(draft.text, subject)
         if ledger.with_text(text) is not None or looks_like_instruction(draft.quote):
             continue
-        extra: dict[str, object] = {"stated_as": draft.text} if text != draft.text else {}
-        if relevance_of is not None:
-            extra["relevance"] = relevance_of(text).to_json()
+        found = relevance_of(text).to_json() if relevance_of is not None else None
         claim = ClaimRecord(
             id=ledger.next_id(),
             text=text,
@@ -276,9 +274,9 @@ def record_claims(
                 Evidence(sourceId=source_id, quote=draft.quote, start=draft.start, end=draft.end)
             ],
             created_by=created_by,
+            relevance=None if found is None else RecordedRelevance.model_validate(found),
+            stated_as=draft.text if text != draft.text else None,
         )
-        if extra:
-            claim = ClaimRecord.model_validate(claim.to_json() | extra)
         ledger.append(claim)
         run.events.emit(
             ClaimCreated(id=claim.id, confidence=claim.confidence, source_ids=claim.source_ids)

@@ -20,5 +20,5 @@ def coverage(claim: str, sentence: str) -> float:
 
 def recorded_relevant(claim: ClaimRecord) -> bool:
     """The relevance recorded in the claim's ledger line (a claim without one counts)."""
-    recorded = (claim.model_extra or {}).get("relevance")
-    return not isinstance(recorded, dict) or bool(recorded.get("relevant", True))
+    recorded = claim.relevance
+    return recorded is None or recorded.relevant is not False

@@ -1,8 +1,14 @@
 """``claims.jsonl``: every claim, appended the moment it exists; rewritten atomically.
 
 The record is agent-loop.txt's ``{id, text, confidence, sourceIds, reason}`` extended with
-``status``, ``evidence`` (verbatim quotes with offsets into their snapshots), ``checks``
-and ``created_by``.
+``status``, ``evidence`` (verbatim quotes with offsets into their snapshots), ``checks``,
+``created_by``, and, when the writer knew them, ``relevance`` and ``stated_as``.
+
+A line is written back exactly as it was read (a rewrite of the file re-dumps every
+claim, and ``store.chain`` holds a digest of each field as first written): the optional
+fields are left out when absent, and a recorded relevance keeps the keys it was written
+with. Lines from before these were typed fields (the same keys, stored as untyped extras)
+read into the fields unchanged.
 """
 
 from __future__ import annotations
@@ -12,7 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    field_serializer,
+    model_serializer,
+)
 
 from assay.store.chain import HashChain, written_parts
 from assay.store.journal import Journal
@@ -41,6 +55,22 @@ class Evidence(BaseModel):
     stance: Stance = "supports"
 
 
+class RecordedRelevance(BaseModel):
+    """A claim's relevance as its writer recorded it (``reading.relevance.Relevance``'s
+    ``to_json``): the score, how it was computed, whether it passed the threshold then, and
+    the question or sub-question it was scored against ("" for the run's question)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    score: float = 0.0
+    """0.0 when the line does not say (as the readers took a missing score before)."""
+    method: str = ""
+    relevant: bool | None = None
+    """As judged when recorded (the threshold may have been refitted since); None when
+    the line does not say, which counts as relevant."""
+    target: str = ""
+
+
 class ClaimRecord(BaseModel):
     """One line of claims.jsonl."""
 
@@ -57,6 +87,30 @@ class ClaimRecord(BaseModel):
     created_by: str = "unknown"
     status_reason: str = ""
     verified_by: str | None = None
+    relevance: RecordedRelevance | None = None
+    stated_as: str | None = None
+    """The claim as its source stated it, when its text was rewritten to stand alone
+    (``claims.standalone``): the judges read this."""
+
+    @field_serializer("relevance")
+    def _relevance_as_written(self, value: RecordedRelevance | None) -> dict[str, Any] | None:
+        # only the keys the line had (or the writer gave): the chained digest is of those
+        return None if value is None else value.model_dump(mode="json", exclude_unset=True)
+
+    @model_serializer(mode="wrap")
+    def _without_absent(
+        self, handler: SerializerFunctionWrapHandler, _info: SerializationInfo
+    ) -> dict[str, Any]:
+        dumped: dict[str, Any] = handler(self)
+        for name in _OPTIONAL:
+            if dumped.get(name) is None:
+                dumped.pop(name, None)
+        return dumped
+
+    @property
+    def judged_text(self) -> str:
+        """The words the judges read: as stated by the source, else the recorded text."""
+        return self.stated_as or self.text
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(mode="json", by_alias=True)
@@ -65,6 +119,10 @@ class ClaimRecord(BaseModel):
         """A digest of every field of the line (``store.chain``): its status and reason too,
         which ``verify`` also re-derives, and whatever a report or an answer reads."""
         return written_parts(self.to_json())
+
+
+_OPTIONAL = ("relevance", "stated_as")
+"""Fields left out of a line when absent, as lines written before they existed lack them."""
 
 
 @dataclass

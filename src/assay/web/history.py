@@ -17,7 +17,7 @@ from assay.store.runs import RunInfo, RunStore
 from assay.store.summary import run_summary
 from assay.web.form import PROTOCOL_TEXT
 from assay.web.lookup import open_run
-from assay.web.render import render
+from assay.web.render import render, setting_text
 from assay.web.report_view import STATUS_LABELS, run_view
 from assay.web.runs import manager
 
@@ -79,7 +79,8 @@ def compare(request: Request, a: str, b: str) -> HTMLResponse:
     store = manager(request).store
     views = [run_view(open_run(store, run_id)) for run_id in (a, b)]
     settings = [
-        (name, [_shown(v.run.info.config.get(name)) for v in views]) for name in COMPARED_SETTINGS
+        (name, [setting_text(v.run.info.config.get(name)) for v in views])
+        for name in COMPARED_SETTINGS
     ]
     differing = {name for name, values in settings if values[0] != values[1]}
     return render(
@@ -87,11 +88,3 @@ def compare(request: Request, a: str, b: str) -> HTMLResponse:
         differing=differing, statuses=CLAIM_STATUSES, labels=STATUS_LABELS,
         summaries=[run_summary(store, v.run.info) for v in views], titles=PROTOCOL_TEXT,
     )  # fmt: skip
-
-
-def _shown(value: Any) -> str:
-    if value in (None, "", []):
-        return "—"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)

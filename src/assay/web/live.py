@@ -5,13 +5,16 @@ late or reloaded shows the same as one that watched from the start)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from assay.events import EVENT_TYPES, SynthChecked
 from assay.protocols.registry import resumable
 from assay.store.runs import Run
 
+_OUTPUT_LINE = re.compile(r"^(Output: )(.+)$", re.MULTILINE)
 BUDGETS = ("budget_time", "budget_tokens", "budget_fetches", "budget_model_calls")
 
 
@@ -80,3 +83,10 @@ def verdicts() -> tuple[str, ...]:
     from assay.protocols.synth.matrix import VERDICTS
 
     return VERDICTS
+
+
+def plan_shown(plan: str) -> str:
+    """plan.md as the live page's plan tile shows it: each direction's output file by its
+    name. The file lives in a temp dir of the server (deep-research.txt prints its path in
+    the plan, for the agent that reads the files back), which says nothing to a reader."""
+    return _OUTPUT_LINE.sub(lambda m: m.group(1) + PurePath(m.group(2).strip()).name, plan)

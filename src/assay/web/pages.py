@@ -11,19 +11,21 @@ the SSE API; the history, comparison and settings pages are ``web.history`` and
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 
 from assay.errors import AssayError
 from assay.keys import KeyStore
 from assay.language import codes, language
 from assay.report.html import SnapshotHref, markdown_html, report_body, report_parts
 from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimRecord, ClaimStatus
-from assay.store.runs import Run
+from assay.store.runs import PLAN_FILE, Run
 from assay.store.sources import SourceRecord
 from assay.store.summary import run_summary
 from assay.web import form, live
+from assay.web.article import numbered_rows, page_article
 from assay.web.history import newest_first
 from assay.web.lookup import find_source, open_run, read_snapshot
 from assay.web.render import render
@@ -83,12 +85,14 @@ def run_page(run_id: str, request: Request) -> HTMLResponse:
 
 def report_page(request: Request, run: Run) -> HTMLResponse:
     nonce = secrets.token_urlsafe(16)
-    body = report_body(report_parts(run), snapshot_href(run), nonce=nonce)
     view = run_view(run)
+    parts = report_parts(run)
+    article = page_article(parts.markdown, answer_shown=view.answer.kind == "answer")
+    body = report_body(replace(parts, markdown=article.markdown), snapshot_href(run), nonce=nonce)
     return render(
         request, "report.html", nonce=nonce, run=run, body=body, view=view,
         status=run.info.effective_status(), statuses=CLAIM_STATUSES, labels=STATUS_LABELS,
-        sources=source_rows(view.claims, view.sources),
+        sources=numbered_rows(source_rows(view.claims, view.sources), article.numbers),
         title=form.PROTOCOL_TEXT.get(run.info.protocol, (run.info.protocol,))[0],
     )  # fmt: skip
 
@@ -107,6 +111,15 @@ def report_article(run_id: str, request: Request) -> HTMLResponse:
     run = open_run(manager(request).store, run_id)
     article = cite_buttons(markdown_html(report_parts(run).markdown))
     return HTMLResponse(f'<article class="report">{article}</article>')
+
+
+@router.get("/runs/{run_id}/plan", response_class=PlainTextResponse)
+def plan_tile(run_id: str, request: Request) -> PlainTextResponse:
+    """The plan as the live page shows it (``live.plan_shown``); 404 while there is none."""
+    path = open_run(manager(request).store, run_id).dir / PLAN_FILE
+    if not path.is_file():
+        return PlainTextResponse("this run has no plan", status_code=404)
+    return PlainTextResponse(live.plan_shown(path.read_text(encoding="utf-8")))
 
 
 @router.get("/runs/{run_id}/claims", response_class=HTMLResponse)

@@ -32,6 +32,16 @@ def csp(nonce: str) -> str:
     )
 
 
+def setting_text(value: object) -> str:
+    """A setting's value as a person reads it, on every page that shows one: "yes"/"no",
+    "—" for none, a list joined by commas (never Python's ``True``/``None``/``[...]``)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(setting_text(v) for v in value) or "—"
+    return "—" if value is None or value == "" or value == {} else str(value)
+
+
 def render(request: Request, name: str, nonce: str | None = None, **context: Any) -> HTMLResponse:
     """A template with a fresh script nonce (or ``nonce``) and the CSP that allows it."""
     nonce = nonce or secrets.token_urlsafe(16)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, SecretStr
 from assay.config_view import effective_config, key_states
 from assay.errors import BadInputError, UserError
 from assay.keys import KeyStore
-from assay.web.render import render
+from assay.web.render import render, setting_text
 from assay.web.runs import manager
 from assay.web.security import Guard, is_loopback, parse_host
 
@@ -101,8 +101,6 @@ def _flat(value: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
         name = f"{prefix}{key}"
         if isinstance(item, dict) and item:
             rows += _flat(item, f"{name}.")
-        elif isinstance(item, list):
-            rows.append((name, ", ".join(str(v) for v in item) or "—"))
         else:
-            rows.append((name, "—" if item in (None, "", {}) else str(item)))
+            rows.append((name, setting_text(item)))
     return rows

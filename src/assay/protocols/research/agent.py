@@ -3,9 +3,9 @@
 The policy (a model, or the extractive engine) chooses each action; this harness runs
 it, records it, and holds the rules a policy cannot break:
 
-- bootstrap: the skills are read before the first search; a policy that searches first
-  is corrected (the harness reads them, ``tool.read_skill`` with ``corrected``, and a
-  ``warning``), and a missing plan is written for it the same way;
+- bootstrap (bootstrap.py): the skills are read before the first search; a policy that
+  searches first is corrected (the harness reads them, ``tool.read_skill`` with
+  ``corrected``, and a ``warning``), and a missing plan is written for it the same way;
 - claims are extracted and appended right after each source is read, never batched;
 - every source and claim gets its relevance to the question (or to the follow-up search
   it was gathered for) in its ledger line, and a claim's text names its page's subject;
@@ -51,6 +51,7 @@ from assay.protocols.research.actions import (
     WebSearch,
     WritePlan,
 )
+from assay.protocols.research.bootstrap import BootstrapRules
 from assay.protocols.research.codeturns import WorkspaceTurns
 from assay.protocols.research.hoploop import HopBudget, HopLoop
 from assay.protocols.research.hops import side_targets
@@ -64,13 +65,11 @@ from assay.protocols.research.policy import (
 )
 from assay.protocols.research.restore import hop_spent, last_round, offered_results, skipped_urls
 from assay.protocols.research.rounds import SearchRounds
-from assay.protocols.research.skills import BOOTSTRAP, condensed, read_skill
 from assay.protocols.research.synthesis import write_report
 from assay.protocols.research.workspace import Workspace
 from assay.protocols.runner import RunContext
 from assay.reading.relevance import Relevance, best_relevance
-from assay.store.claims import ClaimRecord
-from assay.text import content_words
+from assay.store.claims import ClaimRecord, RecordedRelevance
 
 MAX_STEPS = 30
 """Searches the policy may ask for; follow-up rounds search on top of these."""
@@ -87,7 +86,7 @@ class Escalate(Exception):
         self.reason = reason
 
 
-class ResearchHarness(SearchRounds, WorkspaceTurns):
+class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules):
     def __init__(
         self,
         context: RunContext,
@@ -221,50 +220,6 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
             self._bootstrap()
             await self._gather(action)
 
-    def _bootstrap(self) -> None:
-        if self.mode == "ask":
-            return
-        missing = [s for s in BOOTSTRAP if s not in self.state.skills_read]
-        if missing:
-            self._warn(f"bootstrap: read {', '.join(missing)} before searching", "bootstrap")
-            for name in missing:
-                self._read_skill(name, corrected=True)
-        if not self.state.plan_written:
-            from assay.engines.extractive.planner import research_questions
-
-            self._warn("bootstrap: plan.md written before searching", "bootstrap")
-            self._write_plan(research_questions(self.state.topic), "Search, read, verify, report.")
-
-    def _read_skill(self, name: str, *, corrected: bool) -> None:
-        read_skill(name)  # an unknown name is a user error here, before it is recorded
-        self.state.skills_read.add(name)
-        self.state.notes.append(f"skill {name}: {condensed(name)}")
-        self.run.events.emit(ToolReadSkill(name=name, corrected=corrected))
-
-    def _on_topic(self, questions: list[str]) -> list[str]:
-        """A model's plan questions that name something of the topic, or the topic's own.
-
-        Each question becomes a search target and, unanswered, an open question of the
-        report: the small model's "What is the evidence for this relationship?" is neither."""
-        from assay.engines.extractive.planner import research_questions
-
-        topic = set(content_words(self.state.topic))
-        kept = [q for q in questions if set(content_words(q)) & topic]
-        if len(kept) < len(questions):
-            self._warn(
-                f"plan: {len(questions) - len(kept)} of the model's questions name nothing "
-                "of the topic and were left out",
-                "plan_off_topic",
-            )
-        return kept or research_questions(self.state.topic)
-
-    def _write_plan(self, questions: list[str], approach: str) -> None:
-        self.run.events.emit(PhaseStarted(phase="plan"))
-        self.plan = Plan(self.state.topic, questions, approach, done={"plan"})
-        self.plan.write(self.run)
-        self.state.plan_written = True
-        self.run.events.emit(PhaseFinished(phase="plan", detail=f"{len(questions)} questions"))
-
     async def _gather(self, action: Action) -> None:
         if isinstance(action, WebSearch):
             await self._search(action)
@@ -345,14 +300,14 @@ class ResearchHarness(SearchRounds, WorkspaceTurns):
     def _rescored(self, claim: ClaimRecord, sources: RunSources) -> ClaimRecord:
         """A claim read before a follow-up search is judged against its targets too: its
         recorded relevance only ever rises."""
-        recorded = (claim.model_extra or {}).get("relevance")
-        if not isinstance(recorded, dict):
+        if claim.relevance is None:
             return claim
         record = sources.records.get(claim.source_ids[0]) if claim.source_ids else None
         found = self._relevance(claim.text, record.title if record else None)
-        if found.score <= float(recorded.get("score", 0.0)):
+        if found.score <= claim.relevance.score:
             return claim
-        return ClaimRecord.model_validate(claim.to_json() | {"relevance": found.to_json()})
+        rescored = RecordedRelevance.model_validate(found.to_json())
+        return claim.model_copy(update={"relevance": rescored})
 
     async def _synthesize(self) -> None:
         self.run.events.emit(PhaseStarted(phase="synthesize"))

@@ -77,8 +77,7 @@ def by_question(
     sides = set(side_targets(topic))
     groups: dict[str, list[ClaimRecord]] = {}
     for claim in claims:
-        recorded = (claim.model_extra or {}).get("relevance")
-        target = str(recorded.get("target") or topic) if isinstance(recorded, dict) else topic
+        target = (claim.relevance.target if claim.relevance else "") or topic
         if target in sides:
             target = topic
         heading = (

@@ -73,9 +73,9 @@ def usable_claims(
 
 def _relevant(question: str, claim: ClaimRecord) -> bool:
     """The relevance recorded with the key point (its source's title counted), else now."""
-    recorded = (claim.model_extra or {}).get("relevance")
-    if isinstance(recorded, dict) and "relevant" in recorded:
-        return bool(recorded["relevant"])
+    recorded = claim.relevance
+    if recorded is not None and recorded.relevant is not None:
+        return recorded.relevant
     return relevance(question, claim.text).relevant
 
 

@@ -39,7 +39,7 @@ from assay.models.step import ModelStep
 from assay.protocols.web_research.antipatterns import vague_phrase
 from assay.protocols.web_research.results import Quote, SourceFindings
 from assay.reading.relevance import relevance
-from assay.store.claims import ClaimRecord
+from assay.store.claims import ClaimRecord, RecordedRelevance
 from assay.store.runs import Run
 from assay.store.sources import SourceRecord
 from assay.text import looks_like_instruction, split_sentences
@@ -196,18 +196,17 @@ def record_key_points(
                 key=lambda r: r.score,
                 default=relevance(point.text, point.text),
             )
-            claim = ClaimRecord.model_validate(
-                {
-                    "id": f"claim_{len(claims) + 1:03d}",
-                    "text": point.text,
-                    "confidence": "medium",
-                    "sourceIds": [source.id],
-                    "reason": f"a key point of {source.url}",
-                    "created_by": "web-research",
-                    "relevance": rel.to_json(),  # recorded with how it was computed
-                    # the words as the page states them, for the judges
-                    **({"stated_as": stated} if stated != point.text else {}),
-                }
+            claim = ClaimRecord(
+                id=f"claim_{len(claims) + 1:03d}",
+                text=point.text,
+                confidence="medium",
+                sourceIds=[source.id],
+                reason=f"a key point of {source.url}",
+                created_by="web-research",
+                # recorded with how it was computed
+                relevance=RecordedRelevance.model_validate(rel.to_json()),
+                # the words as the page states them, for the judges
+                stated_as=stated if stated != point.text else None,
             )
             ledger.append(claim)
             run.events.emit(ClaimCreated(id=claim.id, confidence="medium", source_ids=[source.id]))

@@ -129,7 +129,8 @@
   }
   function fetchPlan() {
     if (!st.planned) return Promise.resolve();
-    return fetch(base + '/plan').then(function (r) { return r.ok ? r.text() : null; })
+    // the page's own view of plan.md: output files by name, not the server's temp paths
+    return fetch('/runs/' + encodeURIComponent(data.id) + '/plan').then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) { if (text) $('plan').textContent = text; });
   }
   function fetchReport() {
