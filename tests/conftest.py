@@ -29,7 +29,7 @@ assay.models.set_model_requests_allowed(False)
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
-pytest_plugins = ["lab_fixtures", "localllm_fixtures", "queue_fixtures"]
+pytest_plugins = ["tests.lab_fixtures", "tests.localllm_fixtures", "tests.queue_fixtures"]
 
 _KEY_SUFFIXES = ("_API_KEY", "_KEY", "_TOKEN", "_SECRET")
 TEST_PACING = 0.05

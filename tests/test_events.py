@@ -7,8 +7,9 @@ from pathlib import Path
 from assay.docsgen import events_markdown
 from assay.events import EVENT_TYPES, ClaimCreated, ToolSearch, parse_event
 from assay.store.eventlog import EventLog
+from tests.paths import ROOT
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "events.md"
+DOCS = ROOT / "docs" / "events.md"
 
 
 def test_docs_events_page_is_up_to_date() -> None:

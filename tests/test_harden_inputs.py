@@ -17,7 +17,7 @@ from assay.gather.extract import extract
 from assay.gather.index import LocalIndex
 from assay.lab.corpus import _read_path
 from assay.protocols.synth import SynthResult
-from conftest import make_run
+from tests.conftest import make_run
 
 ESCAPES = "\x1b]0;pwned\x07\x1b[31mred\x1b[0m\x9b2J\x00\r\n"
 

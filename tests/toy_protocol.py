@@ -1,6 +1,6 @@
 """A third-party protocol, as a plugin package would ship it: one module, one entry point.
 
-``tests/test_protocol_plugins.py`` registers ``TOY`` under the ``assay.protocols`` group
+``tests/protocols/test_registry.py`` registers ``TOY`` under the ``assay.protocols`` group
 (a ``.dist-info`` folder with an ``entry_points.txt``, as installing a package writes) and
 runs it through the CLI, the REST API and MCP. It starts a run like every protocol (the
 runner journals it, so every interface sees it), writes a report, and answers the topic

@@ -1,5 +1,5 @@
 """Shared pieces of the web UI's browser tests: Debian's Chromium through Playwright's
-``executable_path`` (nothing downloads a browser), one server over the lab per module
+``executable_path`` (nothing downloads a browser), one server over the lab per test process
 with a local index as its second search provider (so synth's default panel has two
 searchers), finished runs made through the API, and where screenshots go
 ($ASSAY_SCREENSHOTS, else test-artefacts/screens/, which git ignores)."""
@@ -18,12 +18,10 @@ import httpx2
 import pytest
 
 from assay.lab import Lab
+from tests.paths import ROOT
 
 CHROMIUM = os.environ.get("ASSAY_CHROMIUM") or shutil.which("chromium")
-SCREENSHOTS = Path(
-    os.environ.get("ASSAY_SCREENSHOTS")
-    or Path(__file__).resolve().parent.parent / "test-artefacts" / "screens"
-)
+SCREENSHOTS = Path(os.environ.get("ASSAY_SCREENSHOTS") or ROOT / "test-artefacts" / "screens")
 TOPIC = "How tall is the Halvorsen Lighthouse?"
 SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium package")
@@ -59,18 +57,19 @@ def with_local_index(home: Path, corpus: Path) -> None:
         index.add_paths(sorted(corpus.iterdir()))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def served(
     lab: Lab, lab_corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Served]:
-    """The app over the lab in a thread, with its own home, for the whole module."""
+    """The app over the lab in a thread, with its own home, for every browser test of this
+    process (tests/web/conftest.py shares it: its four finished runs took ~15 s a module)."""
     from assay.config import load_settings
     from assay.web.app import ServerConfig, create_app
     from assay.web.testing import serve_in_thread
 
     home = tmp_path_factory.mktemp("web-ui-home")
     with pytest.MonkeyPatch.context() as patch:
-        from conftest import _isolate
+        from tests.conftest import _isolate
 
         _isolate(home, patch)
         with_local_index(home, lab_corpus_dir)
@@ -80,7 +79,7 @@ def served(
             yield Served(base, home)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def finished(served: Served) -> Served:
     """A finished research, ask, deep and synth run, for the pages that read them."""
     bodies = {"research": {}, "ask": {}, "deep": {"max_directions": 2}, "synth": {}}
@@ -93,6 +92,8 @@ def finished(served: Served) -> Served:
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
+    # Per module, not per session: Playwright's sync API holds an event loop on this thread
+    # while it runs, and the other browser modules' fixtures call asyncio.run.
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])

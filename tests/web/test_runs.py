@@ -1,0 +1,73 @@
+"""The server's runs work outside its event loop: a run's synchronous work (parsing,
+indexing, scoring, done between its awaits) never holds up a request."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from assay.config import Settings, load_settings
+from assay.protocols import served
+from assay.protocols.launch import StartRun
+from assay.protocols.runner import execute, start_run
+from assay.web.app import ServerConfig, create_app
+from tests.web.test_api import TOPIC, api_client, run_async, wait_done
+
+BLOCK_S = 1.5
+"""How long each fake run works without an await once its run exists."""
+
+
+async def blocking_protocol(
+    request: StartRun, settings: Settings, listener: object = None, **_: object
+) -> object:
+    context = start_run(settings, request.topic, "research")
+    time.sleep(BLOCK_S)  # noqa: ASYNC251 - synchronous work, as parsing and indexing are
+
+    async def body() -> None:
+        await asyncio.sleep(0.05)  # the run's first await after its synchronous start
+
+    return await execute(context, body)
+
+
+def test_a_post_answers_while_the_runs_do_synchronous_work(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(served, "call_protocol", blocking_protocol)
+    app = create_app(ServerConfig(load_settings(home=isolated_home), max_runs=3))
+
+    async def scenario() -> None:
+        async with api_client(app) as client:
+
+            async def post() -> tuple[float, str]:
+                started = time.perf_counter()
+                answer = await client.post("/api/v1/runs", json={"topic": TOPIC})
+                assert answer.status_code == 202, answer.text
+                return time.perf_counter() - started, answer.json()["id"]
+
+            answers = await asyncio.gather(post(), post(), post())
+            assert max(took for took, _ in answers) < BLOCK_S / 3, answers
+            listed = time.perf_counter()
+            assert len((await client.get("/api/v1/runs")).json()) == 3
+            assert time.perf_counter() - listed < BLOCK_S / 3  # the runs still work
+            for _, run_id in answers:
+                assert (await wait_done(client, run_id))["status"] == "done"
+
+    run_async(scenario)
+
+
+def test_a_cancel_during_a_runs_synchronous_work_interrupts_it(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(served, "call_protocol", blocking_protocol)
+    app = create_app(ServerConfig(load_settings(home=isolated_home)))
+
+    async def scenario() -> None:
+        async with api_client(app) as client:
+            run_id = (await client.post("/api/v1/runs", json={"topic": TOPIC})).json()["id"]
+            assert (await client.post(f"/api/v1/runs/{run_id}/cancel")).status_code == 202
+            assert (await wait_done(client, run_id))["status"] == "interrupted"
+
+    run_async(scenario)
