@@ -17,7 +17,7 @@ imports only the command *declarations*. To add a command:
 3. Register it below with ``app.command("name")(module.function)`` or
    ``app.add_typer(module.sub_app, name="name")``.
 
-``tests/test_cli_startup.py`` builds the whole command tree in a fresh interpreter and
+``tests/cli/test_startup.py`` builds the whole command tree in a fresh interpreter and
 fails if any heavy module (its ``HEAVY`` list) was imported; ``benchmarks/cli_startup.py``
 measures the result.
 """

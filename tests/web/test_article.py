@@ -13,7 +13,7 @@ from assay.store.claims import ClaimLedger, ClaimRecord, Evidence
 from assay.store.runs import Run, RunStore
 from assay.store.sources import SourceLedger
 from assay.web.app import ServerConfig, create_app
-from test_web_api import api_client, run_async
+from tests.web.test_api import api_client, run_async
 
 TOPIC = "How tall is the Quarrow Tower?"
 ANSWER = "97 metres"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from assay.config import load_settings
 from assay.web.app import ServerConfig, create_app
-from test_web_api import api_client, run_async
+from tests.web.test_api import api_client, run_async
 
 
 def test_the_effective_configuration_has_no_python_literals(isolated_home: Path) -> None:

@@ -9,7 +9,7 @@ from assay.config import load_settings
 from assay.protocols.deep.plan import Criteria, Direction, render_plan
 from assay.store.runs import PLAN_FILE, RunStore
 from assay.web.app import ServerConfig, create_app
-from test_web_api import api_client, run_async
+from tests.web.test_api import api_client, run_async
 
 TEMP = Path("/tmp/deep-research-Xy12ab")
 
