@@ -55,11 +55,14 @@ _OPTIONS = Extractor(
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _PERMALINK_MARK = re.compile(r"[ \t]*¶[ \t]*$", re.MULTILINE)  # Sphinx/MkDocs heading anchors
+# characters XML cannot hold: lxml refuses to move text that has one (dropping a <script>
+# moves its tail), and the extracted text loses its controls anyway
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def extract_html(html: str, url: str | None = None) -> Extracted:
     """The main text of an HTML page as markdown, with its title, author and date."""
-    root = _parse(html)
+    root = _parse(_NOT_XML.sub("", html))
     if root is None:
         return Extracted(None, None, None, "", HTML_TYPE, FALLBACK)
     _drop_invisible(root)
