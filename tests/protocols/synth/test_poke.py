@@ -87,7 +87,9 @@ def test_a_silent_command_agent_is_blocked_only_at_block_after(
     assert (
         block["data"]["detail"] == "Gem unresponsive after POKE, proceeding with available agents"
     )
-    assert _at(block) - _at(poke) >= 1.0  # the grace until --block-after
+    # the grace until --block-after (1.2 s here; a POKE logged late on a loaded machine
+    # shortens what is measured, and the bug this guards against blocked 6 ms after it)
+    assert _at(block) - _at(poke) >= 0.5
     assert result.signal == "[DONE]", result.reason  # the other two go on
 
 
