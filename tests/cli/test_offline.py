@@ -14,7 +14,7 @@ import pytest
 from tests.paths import ROOT
 
 
-def _offline_works() -> bool:
+def offline_works() -> bool:
     unshare = shutil.which("unshare")
     if unshare is None:
         return False
@@ -23,7 +23,7 @@ def _offline_works() -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not _offline_works(), reason="unshare -n (a network namespace) is not allowed")
+@pytest.mark.skipif(not offline_works(), reason="unshare -n (a network namespace) is not allowed")
 def test_the_first_command_runs_with_no_network(tmp_path: Path) -> None:
     env = {**os.environ, "ASSAY_HOME": str(tmp_path / "home")}
     assay = [sys.executable, "-m", "assay.cli"]
@@ -43,4 +43,6 @@ def test_the_first_command_runs_with_no_network(tmp_path: Path) -> None:
     claims = [json.loads(line) for line in (run_dir / "claims.jsonl").read_text().splitlines()]
     # relevance was read by meaning, so the embedding model ran inside the namespace
     assert claims and all(c["relevance"]["method"] == "meaning-v1" for c in claims)
-    assert result["answer"]
+    answer = result["answer"]  # the README promises a direct answer
+    assert answer and "No direct answer" not in answer
+    assert "verif" in answer.lower() and "claim" in answer.lower()

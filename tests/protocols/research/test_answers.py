@@ -19,6 +19,7 @@ from assay.gather.documents import Document
 from assay.lab import Lab, serve_lab
 from assay.models.testing import ScriptedModel
 from assay.protocols.research import ResearchResult, research_async
+from tests.cli.test_offline import offline_works
 from tests.paths import ROOT
 
 runner = CliRunner()
@@ -94,6 +95,9 @@ def test_a_yes_no_question_starts_with_yes_or_no(journals_lab: Lab, isolated_hom
     assert result.answer.lower() == "yes"
 
 
+@pytest.mark.skipif(
+    offline_works(), reason="tests/cli/test_offline.py runs the same command with no network"
+)
 def test_the_readme_first_command_prints_a_direct_answer(isolated_home: Path) -> None:
     home = ["--home", str(isolated_home)]
     added = runner.invoke(app, ["index", "add", str(ROOT / "README.md"), str(ROOT / "docs"), *home])
