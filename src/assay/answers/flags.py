@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from assay.answers.kinds import Shape
 from assay.claims.normalize import numbers_in
+from assay.language import report_text
 from assay.text import content_words
 
 
@@ -28,6 +29,11 @@ class AnswerFlag:
 
     def to_json(self) -> dict[str, str]:
         return {"rule": self.rule, "ruleAnswer": self.rule_answer, "modelAnswer": self.model_answer}
+
+    def line(self) -> str:
+        """The flag as a report shows it under the answer, in the run's language."""
+        said = f"“{self.model_answer}”" if self.model_answer else report_text("no_answer_given")
+        return report_text("flag", rule=self.rule, rule_answer=self.rule_answer, said=said)
 
 
 def disagreement(shape: Shape, model_answer: str, rule: str, rule_answer: str) -> AnswerFlag | None:

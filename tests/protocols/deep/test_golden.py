@@ -72,9 +72,10 @@ def test_which_was_founded_first_is_answered_from_both_dates(
     )  # each claim marked once
 
 
-def founding_model(a: str, b: str) -> ScriptedModel:
+def founding_model(a: str, b: str, *, wrong: bool = False) -> ScriptedModel:
     """A scripted model: one direction per company, the sentences that date a founding as
-    facts, and the answer the dated facts give (it reads the years as a person would)."""
+    facts, and the answer the dated facts give (it reads the years as a person would; or,
+    ``wrong``, it names the later one)."""
 
     def script(request: Request) -> object:
         prompt = request.messages[-1].content
@@ -97,7 +98,7 @@ def founding_model(a: str, b: str) -> ScriptedModel:
                         years[name] = (int(found.group(1)), int(n))
             if len(years) < 2:
                 return {"answer": "", "claims": []}
-            name = min(years, key=lambda k: years[k][0])
+            name = (max if wrong else min)(years, key=lambda k: years[k][0])
             return {"answer": name, "claims": [years[name][1]]}
         if "EVIDENCE:" in prompt:
             return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
@@ -118,6 +119,18 @@ def test_which_was_founded_first_is_answered_with_a_model(isolated_home: Path) -
     result = _founded_first(isolated_home, a, b, founding_model(a, b))
     assert result.model == "scripted:model"
     assert _answer(result).startswith(f"**Answer:** {first} ["), _answer(result)
+
+
+def test_a_rule_that_reads_the_dates_otherwise_is_a_flag_under_the_models_answer(
+    isolated_home: Path,
+) -> None:
+    a, b, first = PAIRS[0]
+    result = _founded_first(isolated_home, a, b, founding_model(a, b, wrong=True))
+    answer = _answer(result)
+    assert answer.startswith(f"**Answer:** {a} ["), answer  # the model's, not replaced
+    text = Path(result.report).read_text()
+    flag = text.split(answer, 1)[1].split("Research complete", 1)[0]
+    assert "extractive:" in flag and first in flag, flag
 
 
 def test_the_report_is_kept_in_the_run_directory_and_copied_where_asked(

@@ -26,7 +26,7 @@ from assay.protocols.deep.synthesis import Citations, Synthesis, synthesize
 from assay.protocols.runner import RunContext
 from assay.report.prose import Prose, Statement, write_prose
 from assay.store.claims import ClaimRecord
-from assay.store.markers import claim_marker
+from assay.store.markers import claim_marker, neutralize
 
 PROSE_FACTS = 10
 
@@ -47,7 +47,9 @@ def answer_line(answer: Answer, claims: dict[str, ClaimRecord], cites: Citations
         return f"**Answer:** {NO_ANSWER}; closest evidence: {closest}"
     marks = " ".join(claim_marker(c.id, c.status) for c in based)
     sources = [s for c in based for s in c.source_ids[:1]]
-    return f"**Answer:** {clean(answer.text)} {cites.cite(sources)} {marks}"
+    # a rule that reads the facts otherwise is shown, never substituted (answers/flags.py)
+    flags = "".join(f"\n\n_{neutralize(flag.line())}_" for flag in answer.flags)
+    return f"**Answer:** {clean(answer.text)} {cites.cite(sources)} {marks}{flags}"
 
 
 def prose_section(prose: Prose, groups: Sequence[Group], cites: Citations) -> str:

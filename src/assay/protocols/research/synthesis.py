@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from assay.answers import NO_ANSWER, Answer, AnswerFlag, answer_question
+from assay.answers import NO_ANSWER, Answer, answer_question
 from assay.answers.ranking import rank, usable
 from assay.claims.passages import run_pages
 from assay.claims.relevance import recorded_relevant
@@ -164,7 +164,7 @@ async def write_report(
                 plan.answer(question, answer.claim_ids[0])
     await tick_plan(context, plan, claims)
     relevant = [c for c in claims if recorded_relevant(c)]
-    summary: tuple[str, ...] = tuple(f"_{neutralize(_flag_line(flag))}_" for flag in answer.flags)
+    summary: tuple[str, ...] = tuple(f"_{neutralize(flag.line())}_" for flag in answer.flags)
     if context.model is not None:
         step = ModelStep(
             context.model, budget=context.budget, meter=context.meter, max_tokens=400, retries=1
@@ -191,9 +191,3 @@ async def write_report(
     run.write_file(REPORT_FILE, text)
     run.events.emit(ReportUpdated(chars=len(text), path=REPORT_FILE))
     return answer.text
-
-
-def _flag_line(flag: AnswerFlag) -> str:
-    """A flag under the answer, in the run's language."""
-    said = f"“{flag.model_answer}”" if flag.model_answer else report_text("no_answer_given")
-    return report_text("flag", rule=flag.rule, rule_answer=flag.rule_answer, said=said)
