@@ -121,10 +121,16 @@ def sentences_of(text: str) -> list[str]:
 
 
 def prose_from(reply: DraftProse, statements: Sequence[Statement], method: str) -> Prose:
-    """The model's sentences, each kept only when its cited quotes support it."""
+    """The model's sentences, each kept only when its cited quotes support it, and once (a
+    small model writes the same sentence again for another statement)."""
     prose = Prose(method=method)
+    seen: set[str] = set()
     for draft in reply.sentences[:MAX_SENTENCES]:
         for part in sentences_of(draft.text):
+            key = " ".join(part.casefold().split())
+            if key in seen:
+                continue
+            seen.add(key)
             sentence = check(part, draft.statements, statements)
             (prose.sentences if sentence.grounding.supported else prose.dropped).append(sentence)
     return prose
