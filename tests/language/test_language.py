@@ -329,12 +329,11 @@ def test_the_api_takes_a_language_and_refuses_an_unknown_one(
 def test_an_answers_flag_and_dropped_sentences_are_said_in_the_runs_language() -> None:
     from assay.answers.flags import AnswerFlag, agree
     from assay.answers.kinds import shape_of
-    from assay.protocols.research.synthesis import _flag_line
 
     flag = AnswerFlag("extractive:number", "41", "")
-    assert _flag_line(flag).startswith("Flag: the rule extractive:number reads the claims as")
+    assert flag.line().startswith("Flag: the rule extractive:number reads the claims as")
     with using_language("de"):
-        line = _flag_line(flag)
+        line = flag.line()
         assert line.startswith("Hinweis: die Regel") and "keine Antwort" in line
         assert detect_language(line) != "en"
     # two answers that are the same number agree: no flag for "41" against "41"
