@@ -9,9 +9,12 @@ carries both ids, so the answer cites the whole chain.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from assay.answers.kinds import names_in
 from assay.claims.relevance import recorded_relevant
@@ -20,7 +23,16 @@ from assay.store.claims import ClaimRecord
 from assay.text import content_words
 
 SUPPORTED = ("verified", "weak")
-_HOP_DISCOUNT = 0.9  # a chain of two claims is a little less sure than one claim
+
+
+@cache
+def fitted(weight: str) -> float:
+    """A weight of the answer step, fitted by benchmarks/fit_answers.py on the tune halves
+    (``data/weights.json`` names the split and commit): ``hop_discount``, how much less sure
+    a chain of two claims is than one claim; ``distance_scale``, the characters over which a
+    span's distance from the question's words halves its score (spans.py)."""
+    data = json.loads(resources.files("assay.answers").joinpath("data/weights.json").read_text())
+    return float(data["weights"][weight])
 
 
 @dataclass(frozen=True)
@@ -45,6 +57,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     it contains weighed by their rarity among these claims (a word every claim repeats —
     the page's own subject — tells the claims apart least)."""
     rarity = _rarity(question, claims)
+    discount = fitted("hop_discount")
     direct = {c.id: _score(question, c.text, rarity) for c in claims}
     words = {c.id: set(content_words(c.text)) for c in claims}
     ranked: list[Ranked] = []
@@ -55,7 +68,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
             if lead.id == claim.id or not named or direct[lead.id] <= best.score:
                 continue
             if named <= words[lead.id]:
-                joined = _score(question, f"{lead.text} {claim.text}", rarity) * _HOP_DISCOUNT
+                joined = _score(question, f"{lead.text} {claim.text}", rarity) * discount
                 if joined > best.score:
                     best = Ranked(claim, joined, (claim.id, lead.id))
         if best.score > 0:
