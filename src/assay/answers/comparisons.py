@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked
 from assay.answers.spans import PLACE_CUES, QUANTITY, YEAR, Span, echoes, word_matches
+from assay.reading.names import names_in
+from assay.reading.questions import Shape
 from assay.text import content_words, raw_words, word_set
 
 _ASKING = word_set("both also same either one")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assay.answers.kinds import Shape
 from assay.claims.normalize import numbers_in
+from assay.reading.questions import Shape
 from assay.text import content_words
 
 

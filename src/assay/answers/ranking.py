@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from assay.answers.kinds import names_in
 from assay.claims.relevance import recorded_relevant
+from assay.reading.names import names_in
 from assay.reading.relevance import relevance
 from assay.store.claims import ClaimRecord
 from assay.text import content_words

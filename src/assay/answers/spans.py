@@ -17,8 +17,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked, fitted, subject
+from assay.reading.names import names_in
+from assay.reading.questions import Shape
 from assay.text import STOP_WORDS, content_words, raw_words, stem, word_set
 
 _MONTHS = (

@@ -19,10 +19,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked
 from assay.answers.spans import Span, echoes
 from assay.reading.kinds import kind_margins
+from assay.reading.names import names_in
+from assay.reading.questions import Shape
 from assay.text import STOP_WORDS, content_words
 
 CLAIMS = 6
