@@ -1,8 +1,10 @@
 """Fit the answer step's weights (``src/assay/answers/data/weights.json``).
 
 A two-claim chain (a claim joined with the claim naming its subject) is scored as one text
-times ``hop_discount``; a span's score is divided by ``1 + distance / distance_scale`` (its
-distance in characters from the nearest question word). The fit takes one weight at a
+times ``hop_discount``; a claim's score is ``relevance_share`` times its relevance plus the
+rest times its share of the question's rare words; a span's score is divided by
+``1 + distance / distance_scale`` (its distance in characters from the nearest question
+word). The fit takes one weight at a
 time over a grid and keeps the value with the best mean F1 of the extractive answers over
 the tune halves of PopQA and HotpotQA, replayed over the claims their benchmark runs
 recorded (``tests/data/replay``; each row's split as benchmarks/README.md, "Splits",
@@ -31,6 +33,7 @@ OUT = ROOT / "src" / "assay" / "answers" / "data" / "weights.json"
 SETS = ("popqa", "hotpotqa")
 GRIDS = {
     "hop_discount": (0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    "relevance_share": (0.3, 0.4, 0.5, 0.6, 0.7),
     "distance_scale": (20.0, 40.0, 80.0, 160.0, 320.0),
 }
 

@@ -29,8 +29,10 @@ SUPPORTED = ("verified", "weak")
 def fitted(weight: str) -> float:
     """A weight of the answer step, fitted by benchmarks/fit_answers.py on the tune halves
     (``data/weights.json`` names the split and commit): ``hop_discount``, how much less sure
-    a chain of two claims is than one claim; ``distance_scale``, the characters over which a
-    span's distance from the question's words halves its score (spans.py)."""
+    a chain of two claims is than one claim; ``relevance_share``, the weight of a claim's
+    relevance beside its share of the question's rare words; ``distance_scale``, the
+    characters over which a span's distance from the question's words halves its score
+    (spans.py)."""
     data = json.loads(resources.files("assay.answers").joinpath("data/weights.json").read_text())
     return float(data["weights"][weight])
 
@@ -53,9 +55,9 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     """``claims`` that share words with ``question`` (directly or through a claim naming
     their subject), best first; among equals, the one earlier in its page.
 
-    The score is the mean of the claim's relevance and the share of the question's words
-    it contains weighed by their rarity among these claims (a word every claim repeats —
-    the page's own subject — tells the claims apart least)."""
+    The score is a weighted mean (``relevance_share``, fitted) of the claim's relevance and
+    the share of the question's words it contains weighed by their rarity among these
+    claims (a word every claim repeats — the page's own subject — tells them apart least)."""
     rarity = _rarity(question, claims)
     discount = fitted("hop_discount")
     direct = {c.id: _score(question, c.text, rarity) for c in claims}
@@ -96,7 +98,8 @@ def _score(question: str, text: str, rarity: dict[str, float]) -> float:
     present = set(content_words(text))
     total = sum(rarity.values())
     rare = sum(w for word, w in rarity.items() if word in present) / total if total else 0.0
-    return (relevance(question, text).score + rare) / 2
+    share = fitted("relevance_share")
+    return share * relevance(question, text).score + (1 - share) * rare
 
 
 def subject(text: str) -> str:
