@@ -54,7 +54,7 @@ _UNIT = re.compile(r" (?!and\b|or\b|in\b|of\b|the\b)[a-z]+\b")
 _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 PLACE_CUES = word_set("in at from near of based born located headquartered")
 _COUNTING = {stem(w) for w in ("many", "much", "time", "number", "amount", "total")}
-_CANDIDATE_CLAIMS = 6
+CANDIDATE_CLAIMS = 6  # how many of the best ranked claims are read for a span
 _DEFINITION_CLAIMS = 10  # a claim defining its subject as asked is read from further down
 _NEAR = 60  # characters around a span whose question words vouch for it
 
@@ -72,7 +72,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
     # the words that say what is asked ("founded", "father"), not the names it gives
     asking = asked - {w for n in names_in(question, skip_first=True) for w in content_words(n)}
     # a bridge (the subject a two-claim chain passes through) leads to the answer
-    bridges = {subject(r.claim.text) for r in ranked[:_CANDIDATE_CLAIMS] if len(r.basis) > 1}
+    bridges = {subject(r.claim.text) for r in ranked[:CANDIDATE_CLAIMS] if len(r.basis) > 1}
     best: tuple[float, str, tuple[str, ...]] | None = None
     described = _described(question) if shape.kind in ("who", "what", "where") else None
     definitions = {
@@ -83,7 +83,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
     candidates = [
         item
         for index, item in enumerate(ranked)
-        if index < _CANDIDATE_CLAIMS or definitions.get(item.claim.id, ("", 0))[0]
+        if index < CANDIDATE_CLAIMS or definitions.get(item.claim.id, ("", 0))[0]
     ]
     scale = fitted("distance_scale")
     slot = _slot(question) if shape.kind in ("who", "what", "where") else None
