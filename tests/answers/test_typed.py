@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from assay.answers.kinds import shape_of
 from assay.answers.ranking import Ranked
 from assay.answers.typed import typed_span
+from assay.reading.questions import shape_of
 from assay.store.claims import ClaimRecord
 
 

@@ -141,8 +141,8 @@ def test_cjk_text_is_character_pairs_and_its_sentences_end_without_a_space() -> 
 
 
 def test_a_runs_language_drops_its_function_words_and_reads_its_question_words() -> None:
-    from assay.answers.kinds import shape_of
     from assay.reading.names import names_in
+    from assay.reading.questions import shape_of
 
     sentence = "Der Turm ist 41 Meter hoch und aus Granit gebaut."
     assert "der" in content_words(sentence)  # English's stop words alone keep it
@@ -328,7 +328,7 @@ def test_the_api_takes_a_language_and_refuses_an_unknown_one(
 
 def test_an_answers_flag_and_dropped_sentences_are_said_in_the_runs_language() -> None:
     from assay.answers.flags import AnswerFlag, agree
-    from assay.answers.kinds import shape_of
+    from assay.reading.questions import shape_of
 
     flag = AnswerFlag("extractive:number", "41", "")
     assert flag.line().startswith("Flag: the rule extractive:number reads the claims as")

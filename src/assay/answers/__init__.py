@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 from assay.answers.comparisons import choice, yes_no
 from assay.answers.flags import AnswerFlag, disagreement
-from assay.answers.kinds import Shape, shape_of
 from assay.answers.model_step import model_answer
 from assay.answers.ranking import Ranked, rank, usable
 from assay.answers.spans import Span, best_span
@@ -32,6 +31,7 @@ from assay.models import Model
 from assay.models.step import ModelStep
 from assay.models.usage import UsageMeter
 from assay.reading.passages import Page, ReadingBudget
+from assay.reading.questions import Shape, shape_of
 from assay.store.claims import ClaimRecord
 
 NO_ANSWER = "No direct answer found"

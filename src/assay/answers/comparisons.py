@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked
 from assay.answers.spans import PLACE_CUES, QUANTITY, YEAR, Span, echoes, word_matches
+from assay.reading.names import names_in
+from assay.reading.questions import Shape
 from assay.text import content_words, raw_words, word_set
 
 _ASKING = word_set("both also same either one")
-_SIDE_COVERAGE = 0.5
 
 
 def yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
@@ -51,9 +51,8 @@ def yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None
     if attribute:
         values = [_values(claims, question) for claims in evidence]
         return Span("yes" if set.intersection(*values) else "no", basis)
-    holds = [
-        max(_coverage(asked, c.claim.text) for c in claims) >= _SIDE_COVERAGE for claims in evidence
-    ]
+    # every side has a claim that states all that is asked of it
+    holds = [max(_coverage(asked, c.claim.text) for c in claims) == 1.0 for claims in evidence]
     return Span("yes" if all(holds) else "no", basis)
 
 

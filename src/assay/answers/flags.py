@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assay.answers.kinds import Shape
 from assay.claims.normalize import numbers_in
 from assay.language import report_text
+from assay.reading.questions import Shape
 from assay.text import content_words
 
 

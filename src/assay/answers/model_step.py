@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, model_validator
 
-from assay.answers.kinds import Shape
 from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
@@ -33,6 +32,7 @@ from assay.models import InvalidOutput
 from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
 from assay.reading.passages import Page, Passage, merged
+from assay.reading.questions import Shape
 from assay.reading.tokens import estimate_tokens
 from assay.text import Sentence, content_words
 

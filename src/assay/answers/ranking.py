@@ -9,18 +9,32 @@ carries both ids, so the answer cites the whole chain.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
-from assay.answers.kinds import names_in
 from assay.claims.relevance import recorded_relevant
+from assay.reading.names import names_in
 from assay.reading.relevance import relevance, relevances
 from assay.store.claims import ClaimRecord
 from assay.text import content_words
 
 SUPPORTED = ("verified", "weak")
-_HOP_DISCOUNT = 0.9  # a chain of two claims is a little less sure than one claim
+
+
+@cache
+def fitted(weight: str) -> float:
+    """A weight of the answer step, fitted by benchmarks/fit_answers.py on the tune halves
+    (``data/weights.json`` names the split and commit): ``hop_discount``, how much less sure
+    a chain of two claims is than one claim; ``relevance_share``, the weight of a claim's
+    relevance beside its share of the question's rare words; ``distance_scale``, the
+    characters over which a span's distance from the question's words halves its score
+    (spans.py)."""
+    data = json.loads(resources.files("assay.answers").joinpath("data/weights.json").read_text())
+    return float(data["weights"][weight])
 
 
 @dataclass(frozen=True)
@@ -41,16 +55,17 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     """``claims`` that share words with ``question`` (directly or through a claim naming
     their subject), best first; among equals, the one earlier in its page.
 
-    The score is the mean of the claim's relevance and the share of the question's words
-    it contains weighed by their rarity among these claims (a word every claim repeats —
-    the page's own subject — tells the claims apart least)."""
+    The score is a weighted mean (``relevance_share``, fitted) of the claim's relevance and
+    the share of the question's words it contains weighed by their rarity among these
+    claims (a word every claim repeats — the page's own subject — tells them apart least)."""
     rarity = _rarity(question, claims)
+    discount = fitted("hop_discount")
     # One batch through the embedder for every claim: a call per claim paid the model's
     # per-call cost each time (most of the answer step's time on a few dozen claims).
-    fitted = relevances(question, [c.text for c in claims], [""] * len(claims))
+    meanings = relevances(question, [c.text for c in claims], [""] * len(claims))
     direct = {
-        c.id: _mean(fit.score, question, c.text, rarity)
-        for c, fit in zip(claims, fitted, strict=True)
+        c.id: _mean(meaning.score, c.text, rarity)
+        for c, meaning in zip(claims, meanings, strict=True)
     }
     words = {c.id: set(content_words(c.text)) for c in claims}
     ranked: list[Ranked] = []
@@ -61,7 +76,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
             if lead.id == claim.id or not named or direct[lead.id] <= best.score:
                 continue
             if named <= words[lead.id]:
-                joined = _score(question, f"{lead.text} {claim.text}", rarity) * _HOP_DISCOUNT
+                joined = _score(question, f"{lead.text} {claim.text}", rarity) * discount
                 if joined > best.score:
                     best = Ranked(claim, joined, (claim.id, lead.id))
         if best.score > 0:
@@ -86,15 +101,17 @@ def _rarity(question: str, claims: Sequence[ClaimRecord]) -> dict[str, float]:
 
 
 def _score(question: str, text: str, rarity: dict[str, float]) -> float:
-    return _mean(relevance(question, text).score, question, text, rarity)
+    return _mean(relevance(question, text).score, text, rarity)
 
 
-def _mean(fitted: float, question: str, text: str, rarity: dict[str, float]) -> float:
-    """The mean of ``text``'s fitted relevance and its share of the question's rare words."""
+def _mean(meaning: float, text: str, rarity: dict[str, float]) -> float:
+    """The weighted mean (``relevance_share``) of ``text``'s relevance read by meaning and
+    its share of the question's rare words."""
     present = set(content_words(text))
     total = sum(rarity.values())
     rare = sum(w for word, w in rarity.items() if word in present) / total if total else 0.0
-    return (fitted + rare) / 2
+    share = fitted("relevance_share")
+    return share * meaning + (1 - share) * rare
 
 
 def subject(text: str) -> str:

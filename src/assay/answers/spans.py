@@ -17,8 +17,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.answers.kinds import Shape, names_in
-from assay.answers.ranking import Ranked, subject
+from assay.answers.ranking import Ranked, fitted, subject
+from assay.reading.names import names_in
+from assay.reading.questions import Shape
 from assay.text import STOP_WORDS, content_words, raw_words, stem, word_set
 
 _MONTHS = (
@@ -53,7 +54,7 @@ _UNIT = re.compile(r" (?!and\b|or\b|in\b|of\b|the\b)[a-z]+\b")
 _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 PLACE_CUES = word_set("in at from near of based born located headquartered")
 _COUNTING = {stem(w) for w in ("many", "much", "time", "number", "amount", "total")}
-_CANDIDATE_CLAIMS = 6
+CANDIDATE_CLAIMS = 6  # how many of the best ranked claims are read for a span
 _DEFINITION_CLAIMS = 10  # a claim defining its subject as asked is read from further down
 _NEAR = 60  # characters around a span whose question words vouch for it
 
@@ -71,7 +72,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
     # the words that say what is asked ("founded", "father"), not the names it gives
     asking = asked - {w for n in names_in(question, skip_first=True) for w in content_words(n)}
     # a bridge (the subject a two-claim chain passes through) leads to the answer
-    bridges = {subject(r.claim.text) for r in ranked[:_CANDIDATE_CLAIMS] if len(r.basis) > 1}
+    bridges = {subject(r.claim.text) for r in ranked[:CANDIDATE_CLAIMS] if len(r.basis) > 1}
     best: tuple[float, str, tuple[str, ...]] | None = None
     described = _described(question) if shape.kind in ("who", "what", "where") else None
     definitions = {
@@ -82,8 +83,9 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
     candidates = [
         item
         for index, item in enumerate(ranked)
-        if index < _CANDIDATE_CLAIMS or definitions.get(item.claim.id, ("", 0))[0]
+        if index < CANDIDATE_CLAIMS or definitions.get(item.claim.id, ("", 0))[0]
     ]
+    scale = fitted("distance_scale")
     slot = _slot(question) if shape.kind in ("who", "what", "where") else None
     for item in candidates:
         text = item.claim.text
@@ -101,26 +103,23 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
                 continue  # "… is a 2016 film, a remake of a film released in which year?"
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
-            bonus = 1.2 if shape.kind == "where" and _after_place_cue(text, start) else 1.0
-            if start == 0 and span == defined:
-                bonus = 1.0 + shared  # "X is an American company that designs …" for
-                # "What is an American company that designs …?": X is what is asked for
-            if shape.kind == "number" and YEAR.fullmatch(span):
-                if not shape.direction:
-                    continue  # "how many times": "the 1939 All-Star Game" counts nothing
-                bonus = 0.3  # "how long", "how tall" are rarely answered by a year
-            words = content_words(span)
-            # a name sharing a word with the question is less likely the answer, but a
-            # daughter may share her father's name ("Antara Mali" for "Jagdish Mali")
-            fresh = 0.5 + 0.5 * sum(w not in asked for w in words) / len(words) if words else 1.0
+            # "X is an American company that designs …" for "What is an American company
+            # that designs …?": X is what is asked for, the surer the more words it shares
+            bonus = 1.0 + shared if start == 0 and span == defined else 1.0
+            if shape.kind == "number" and not shape.direction and YEAR.fullmatch(span):
+                continue  # "how many times": "the 1939 All-Star Game" counts nothing
             near = {
                 _stemmed(m.group())
                 for m in word_matches(text)
                 if abs(m.start() - start) <= _NEAR and not start <= m.start() < start + len(span)
             } & asking
             # a subject defined as asked is the slot's filler, whatever stands around it
-            fills = 3 if span == defined else _fills_slot(slot, text, start, start + len(span))
-            score = item.score * bonus * fresh * (1 + len(near)) * fills / (1 + distance / 80)
+            fills = (
+                _BOTH_SIDES
+                if span == defined
+                else _fills_slot(slot, text, start, start + len(span))
+            )
+            score = item.score * bonus * (1 + len(near)) * fills / (1 + distance / scale)
             if best is None or score > best[0]:
                 best = (score, span, item.basis)
     return Span(best[1], best[2]) if best else None
@@ -156,6 +155,9 @@ def _slot(question: str) -> set[str]:
     before = [s for t in tokens[max(0, at - 3) : at] for s in content_words(t)]
     after = [s for t in tokens[at + 1 : at + 4] for s in content_words(t)]
     return set(before[-_SLOT_WORDS:]) | set(after[:_SLOT_WORDS])
+
+
+_BOTH_SIDES = 3  # what _fills_slot gives a span whose neighbours repeat both sides
 
 
 def _fills_slot(slot: set[str] | None, text: str, start: int, end: int) -> int:
@@ -258,11 +260,6 @@ def echoes(span: str, asked: set[str]) -> bool:
     """Whether a span only repeats the question (its words are all in the question)."""
     words = content_words(span)
     return not words or all(w in asked for w in words)
-
-
-def _after_place_cue(text: str, start: int) -> bool:
-    before = raw_words(text[max(0, start - 20) : start])
-    return bool(before) and before[-1].lower() in PLACE_CUES
 
 
 _TOKEN = re.compile(r"[^\W_]+")

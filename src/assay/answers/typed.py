@@ -19,14 +19,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.answers.kinds import Shape, names_in
 from assay.answers.ranking import Ranked
-from assay.answers.spans import Span, echoes
+from assay.answers.spans import CANDIDATE_CLAIMS, Span, echoes
 from assay.reading.kinds import kind_margins
+from assay.reading.names import names_in
+from assay.reading.questions import Shape
 from assay.text import STOP_WORDS, content_words
 
-CLAIMS = 6
-"""How many of the best ranked claims are read for a candidate (as spans.py reads)."""
 CUE_WORDS = 4
 """A place is cued when the question's word stands this few words before it ("born in
 July 1960 in Dharan" is not; "born 5 April 1958, Birkenhead" is: digits are no words)."""
@@ -54,10 +53,10 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     name alone cannot tell."""
     asked = set(content_words(question))
     if shape.kind == "where":
-        cued = _cued_place(question, shape, ranked[:CLAIMS], asked)
+        cued = _cued_place(question, shape, ranked[:CANDIDATE_CLAIMS], asked)
         if cued is not None:
             return cued
-    for item in ranked[:CLAIMS]:
+    for item in ranked[:CANDIDATE_CLAIMS]:
         text = item.claim.text
         found = [c for c in _candidates(shape, text) if not echoes(c.text, asked)]
         if shape.kind == "where":

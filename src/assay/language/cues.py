@@ -1,6 +1,6 @@
 """What a question in another language asks for, said as English's question words.
 
-``answers.kinds.shape_of`` reads a question's kind (when, who, where, how many, how tall,
+``reading.questions.shape_of`` reads a question's kind (when, who, where, how many, how tall,
 yes or no) from English question words. In a run in another language (``assay.language``)
 it reads ``english_cues(question)`` instead: the question with the English words its own
 question words mean put before it ("Wie hoch ist …" → "how high Wie hoch ist …"). Only

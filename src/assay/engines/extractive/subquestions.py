@@ -24,10 +24,10 @@ from functools import cache
 from importlib import resources
 from typing import Literal
 
-from assay.answers.kinds import shape_of
 from assay.engines.extractive.asking import clip, read_question
 from assay.engines.extractive.keywords import key_phrase
 from assay.language import query_word
+from assay.reading.questions import shape_of
 from assay.text import STOP_WORDS, content_words, raw_words, word_set, words
 
 Angle = Literal["asked", "side", "bridge", "topic"]

@@ -24,11 +24,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from assay.answers.kinds import shape_of
 from assay.claims.conflict import read
 from assay.engines.extractive.asking import read_question
 from assay.engines.extractive.subquestions import is_participle, noun_phrases, sub_questions
 from assay.protocols.deep.groups import Group, clean
+from assay.reading.questions import shape_of
 from assay.store.claims import ClaimRecord
 from assay.text import content_words, raw_words
 

@@ -17,12 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.answers.kinds import names_in, shape_of
 from assay.answers.ranking import rank
 from assay.claims.relevance import recorded_relevant
 from assay.engines.extractive.keywords import key_phrase
 from assay.engines.extractive.subquestions import SubQuestion, sub_questions
 from assay.gather.search.web_search import MIN_QUERIES
+from assay.reading.names import names_in
+from assay.reading.questions import shape_of
 from assay.store.claims import ClaimRecord
 from assay.text import content_words, raw_words
 

@@ -18,7 +18,7 @@ from assay.text import content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
 
-__all__ = ["Kind", "Shape", "names_in", "shape_of"]
+__all__ = ["Kind", "Shape", "shape_of"]
 
 _WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
 _EVENT_BEFORE_FRAME = re.compile(
