@@ -103,7 +103,7 @@ def test_resume_reads_past_unknown_and_old_lines(tmp_path: Path) -> None:
 def test_claim_verified_takes_the_settled_statuses_of_the_claims_ledger() -> None:
     from typing import get_args
 
-    from assay.store.claims import CLAIM_STATUSES, SettledStatus
+    from assay.statuses import CLAIM_STATUSES, SettledStatus
 
     settled = get_args(SettledStatus)
     assert (*settled, "unverified") == CLAIM_STATUSES

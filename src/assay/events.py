@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.alias_generators import to_camel
 
-from assay.store.claims import SettledStatus
+from assay.statuses import SettledStatus
 
 
 class Event(BaseModel):

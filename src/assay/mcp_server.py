@@ -38,7 +38,8 @@ from assay.protocols.registry import protocol_names, protocol_spec
 from assay.protocols.runner import observing_runs
 from assay.protocols.served import ServedChoices
 from assay.report.reading import report_answer
-from assay.store.claims import CLAIM_STATUSES, ClaimLedger
+from assay.statuses import CLAIM_STATUSES
+from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 from assay.store.sources import SourceLedger
 from assay.store.summary import RunSummary, run_summary

@@ -22,7 +22,8 @@ from assay.protocols.contract import ProtocolResult, RunEnv
 from assay.protocols.registry import protocol_spec, resumable, resume_protocol, run_protocol
 from assay.protocols.runner import observing_runs
 from assay.report.reading import report_answer
-from assay.store.claims import CLAIM_STATUSES, ClaimLedger
+from assay.statuses import CLAIM_STATUSES
+from assay.store.claims import ClaimLedger
 from assay.store.runs import REPORT_FILE, Run, RunStore
 
 JobListener = Callable[[str, Event], None]

@@ -16,7 +16,8 @@ from assay.claims.mechanical import CheckResult, mechanical_checks
 from assay.claims.status import Judgment, decide_status
 from assay.claims.vetoes import Veto
 from assay.errors import UnsafePathError
-from assay.store.claims import ClaimRecord, SettledStatus
+from assay.statuses import SettledStatus
+from assay.store.claims import ClaimRecord
 from assay.store.sources import SourceLedger, SourceRecord
 
 

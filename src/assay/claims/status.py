@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from assay.claims.independence import Origins
 from assay.claims.judge import Label
 from assay.claims.mechanical import CheckResult
-from assay.store.claims import SettledStatus
+from assay.statuses import SettledStatus
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any, TypedDict
 
 from assay.protocols.runner import RunContext
-from assay.store.claims import CLAIM_STATUSES
+from assay.statuses import CLAIM_STATUSES
 from assay.store.runs import Run, RunStatus
 
 

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 
 from assay.language import report_text
 from assay.report.bibliography import reference
-from assay.store.claims import CLAIM_STATUSES, ClaimRecord
+from assay.statuses import CLAIM_STATUSES
+from assay.store.claims import ClaimRecord
 from assay.store.markers import claim_marker, neutralize
 from assay.store.sources import SourceRecord
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -28,18 +28,13 @@ from pydantic import (
     model_serializer,
 )
 
+from assay.statuses import ClaimStatus
 from assay.store.chain import HashChain, written_parts
 from assay.store.journal import Journal
 from assay.store.jsonl import JsonlRead, read_jsonl
 
 CLAIMS_FILE = "claims.jsonl"
 Confidence = Literal["high", "medium", "low"]
-SettledStatus = Literal["verified", "weak", "contradicted", "needs_review"]
-"""A status the verification engine gives a claim (``claim.verified`` carries one)."""
-ClaimStatus = Literal[SettledStatus, "unverified"]
-"""A claim's status: every claim starts unverified. The one spelling of the statuses."""
-CLAIM_STATUSES: tuple[ClaimStatus, ...] = get_args(ClaimStatus)
-"""Every claim status, best first (the order of counts, tables and filters)."""
 Stance = Literal["supports", "refutes", "neutral"]
 
 

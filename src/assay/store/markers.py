@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from assay.store.claims import ClaimStatus
+from assay.statuses import ClaimStatus
 
 _MARKER = re.compile(r"\((claim_\d+): (verified|weak|contradicted|needs_review|unverified)\)")
 # A citation is a link: ``<url>`` or ``[text](url)``. URLs inside quoted page text are data.

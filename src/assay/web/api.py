@@ -16,7 +16,8 @@ from pydantic import BaseModel
 
 from assay.claims.recheck import recheck_run
 from assay.protocols.launch import StartRun
-from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimStatus
+from assay.statuses import CLAIM_STATUSES, ClaimStatus
+from assay.store.claims import ClaimLedger
 from assay.store.runs import PLAN_FILE, Run, load_info
 from assay.store.sources import SourceLedger
 from assay.store.summary import RunSummary, run_summary

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from assay.protocols.launch import PROTOCOLS
-from assay.store.claims import CLAIM_STATUSES
+from assay.statuses import CLAIM_STATUSES
 from assay.store.runs import RunInfo, RunStore
 from assay.store.summary import run_summary
 from assay.web.form import PROTOCOL_TEXT

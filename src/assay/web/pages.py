@@ -20,7 +20,8 @@ from assay.errors import AssayError
 from assay.keys import KeyStore
 from assay.language import codes, language
 from assay.report.html import SnapshotHref, markdown_html, report_body, report_parts
-from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimRecord, ClaimStatus
+from assay.statuses import CLAIM_STATUSES, ClaimStatus
+from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.runs import PLAN_FILE, Run
 from assay.store.sources import SourceRecord
 from assay.store.summary import run_summary

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from assay.events import AnswerGiven
-from assay.store.claims import CLAIM_STATUSES, ClaimLedger, ClaimRecord
+from assay.statuses import CLAIM_STATUSES
+from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.runs import Run
 from assay.store.sources import SourceLedger, SourceRecord
 

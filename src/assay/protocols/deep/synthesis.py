@@ -26,7 +26,8 @@ from assay.claims.assessment import RunSources
 from assay.claims.engine import extracted_from
 from assay.protocols.deep.findings import Findings
 from assay.protocols.deep.groups import Group, clean, group_facts
-from assay.store.claims import ClaimRecord, ClaimStatus
+from assay.statuses import ClaimStatus
+from assay.store.claims import ClaimRecord
 from assay.store.markers import claim_marker
 from assay.store.runs import Run
 
