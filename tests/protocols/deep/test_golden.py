@@ -243,3 +243,16 @@ def test_the_key_findings_do_not_repeat_the_answer() -> None:
                           groups=group_facts(facts))  # fmt: skip
     lines = summary_lines("Who?", synthesis, [], [], 1, "r.md", text, answered=True)
     assert lines[1].count("Clarence Linden") == 1, lines[1]
+
+
+def test_a_failed_accepted_sources_check_says_what_it_needs() -> None:
+    # the plan's criteria accept authority 2, the check counts only 3 and more: a reader
+    # seeing "authority 2/5" everywhere and "accepted_sources FAIL" needs the bar
+    from assay.protocols.deep.output import directions_section
+
+    failed = Review(1, "When was Harbour Gazette published?", ["Harbour Gazette"], score=6.8,
+                    checks={"accepted_sources": False, "coverage": True})  # fmt: skip
+    text = directions_section([failed])
+    assert "accepted_sources FAIL" in text and "authority ≥ 3/5" in text, text
+    passed = Review(1, "Q?", ["q"], score=8.0, checks={"accepted_sources": True})
+    assert "authority ≥" not in directions_section([passed])

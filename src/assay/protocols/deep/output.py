@@ -16,7 +16,7 @@ from pathlib import Path
 from assay.errors import IntegrityError
 from assay.protocols.deep.findings import Findings, Review
 from assay.protocols.deep.groups import clean
-from assay.protocols.deep.scoring import authority, covered_angles
+from assay.protocols.deep.scoring import MIN_AUTHORITY_CHECK, authority, covered_angles
 from assay.protocols.deep.synthesis import Synthesis
 from assay.redact import redact
 from assay.report.bibliography import reference
@@ -41,6 +41,13 @@ def fill(text: str, values: dict[str, str]) -> str:
 
 def report_name(topic: str, today: dt.date) -> str:
     return f"research_{slugify(topic, max_length=60, fallback='topic')}_{today:%Y%m%d}.md"
+
+
+_ACCEPTED_SOURCES = (
+    f"(accepted_sources needs two independent sources of authority ≥ {MIN_AUTHORITY_CHECK}/5: "
+    "official, scholarly, reference or news; a host of no known kind counts 2 unless another "
+    "origin confirms its fact.)"
+)
 
 
 def directions_section(reviews: list[Review]) -> str:
@@ -72,6 +79,8 @@ def directions_section(reviews: list[Review]) -> str:
                 "Checks: "
                 + ", ".join(f"{k} {'pass' if v else 'FAIL'}" for k, v in r.checks.items())
             )
+        if r.checks.get("accepted_sources") is False:  # a source may be acceptable (≥ 2)
+            lines.append(_ACCEPTED_SOURCES)  # and still not count for the check (≥ 3)
         lines.append("")
     return "\n".join(lines).rstrip()
 
