@@ -82,7 +82,7 @@ def choice(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None
 
 def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> list[Ranked]:
     """Claims that name ``thing`` (most of its words, or of the words no other side has:
-    "Watertown International Airport" is not named by a claim on "Alexandria International
+    "Tarn Valley International Airport" is not named by a claim on "Larkspur International
     Airport"), in rank order."""
     wanted = set(content_words(thing))
     others = set().union(*(content_words(s) for s in sides if s != thing))
@@ -100,7 +100,7 @@ def _naming(thing: str, text: str) -> set[str]:
 
 
 _BROADEST_PLACES = frozenset(("country", "nation", "continent"))
-"""Places that close a chain ("Jefferson County, New York, United States")."""
+"""Places that close a chain ("Brannock County, Ohio, United States")."""
 _PLACES = _BROADEST_PLACES | {
     *("state", "province", "region", "county", "prefecture", "territory"),
     *("city", "town", "village", "municipality", "district"),
@@ -117,8 +117,8 @@ def _same_what(question: str) -> str:
 
 
 def _shared_places(evidence: Sequence[Sequence[Ranked]], *, broadest_counts: bool) -> set[str]:
-    """The places every side's claims locate it in ("… located in Jefferson County, New
-    York, United States"). Asked for a state or a city, a name that closes the chains of
+    """The places every side's claims locate it in ("… located in Brannock County, Ohio,
+    United States"). Asked for a state or a city, a name that closes the chains of
     both sides (the country both are in) is not a shared state."""
     chains = [[_place_chain(item.claim.text) for item in claims[:3]] for claims in evidence]
     places: list[set[str]] = [{name for chain in side for name in chain} for side in chains]

@@ -117,11 +117,11 @@ def _problem(reply: ModelAnswer, question: str, shape: Shape, offered: Sequence[
         return ""
     words = set(content_words(answer))
     if words and not numbers_in(answer) and words <= set(content_words(question)):
-        # "If Gallu is a demon Lilu is what?" → "Lilu": the local model named the subject.
+        # "If Osric is a ferryman Vell is what?" → "Vell": the local model named the subject.
         return "the answer only repeats words of the question; answer with what the claims say"
     if shape.kind != "how" and _restates_a_claim(answer, [o.item for o in cited]):
-        # "Lilu is what?" → the whole claim "Lilu is a masculine Akkadian word for a
-        # spirit, related to Alû, demon.": the reader still has to find the answer in it.
+        # "Vell is what?" → the whole claim "Vell is an old estuary word for a ferryman
+        # of the Tarn valley.": the reader still has to find the answer in it.
         return "give only the short answer (a name, a date, a few words), not the claim"
     absent = [w for w in content_words(answer) if w not in set(content_words(said))]
     absent += sorted(numbers_in(answer) - numbers_in(said))

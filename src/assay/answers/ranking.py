@@ -1,8 +1,8 @@
 """Which claims can answer a question, most relevant first — one hop or two.
 
 A claim is ranked by its relevance to the question. A two-hop question ("who directed
-the film shot in Leland in 1986?") is answered by a claim about something the question
-never names ("Maximum Overdrive … directed by Stephen King"); that claim is ranked by the
+the film shot in Tarnmouth in 1986?") is answered by a claim about something the question
+never names ("Orange Creeps … directed by Ida Brannock"); that claim is ranked by the
 relevance of itself joined with the claim that led to it (one naming its subject), and
 carries both ids, so the answer cites the whole chain.
 """

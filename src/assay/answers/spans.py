@@ -204,15 +204,15 @@ def _defined_subject(text: str, described: _Description) -> tuple[str, int]:
 def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bool:
     """Whether a claim speaks of what a "when" or "how many" question asks: it names the
     question's event or a word for the same event ("formed" for "founded"), or dates its
-    subject outright ("How to Eat is a 1998 book", a subject the question names); without
+    subject outright ("Orange Creeps is a 1998 book", a subject the question names); without
     an event, it holds half the words that say what is asked, counting words ("many",
-    "times") aside: "… was the Premier of South Australia twice" for "how many times was
+    "times") aside: "… was the Premier of Tarn Province twice" for "how many times was
     the politician premier?"."""
     stems = set(content_words(text))
     if shape.event:
         event = _event_key(stem(shape.event))
         dated = _DATED_SUBJECT.search(text)
-        # the subject dated must be one the question names, not "Tere Naam is a 2003 film"
+        # the subject dated must be one the question names, not "Harbour Lights is a 2003 film"
         named = dated is not None and bool(set(content_words(dated.group(1))) & asked)
         return event in {_event_key(s) for s in stems} or named
     wanted = asking - _COUNTING

@@ -3,8 +3,8 @@
 Two statements conflict when they speak of the same subject and fill the same attribute
 (a date, a place, a number, a name) with incompatible values — "born 30 July 1970 in
 London" and "born 12 March 1975 in Toronto", said of one person. They never conflict
-when their subjects differ: "15 people died in the 2012 Leap Day tornado outbreak" and
-"484 people were killed in the May 1896 tornado outbreak" are about two events.
+when their subjects differ: "15 people died in the 2012 Tarn Valley flood" and
+"484 people were killed in the May 1896 Tarn Valley flood" are about two events.
 
 Without a model, a subject is read from names (capitalised spans of the statement and of
 its context, usually the title of the page it comes from, which resolves "It was

@@ -142,9 +142,9 @@ async def read_on_topic(
     A page none of whose most relevant sentences is on topic (``relevant``) costs no model
     call: the extractive picks are recorded instead, so the page stays in the ledger, and
     its claims are judged off-topic as a model's would have been. On HotpotQA model runs,
-    a quarter of the pages read were such pages ("Demon Dice" for a question on Lilu), and
-    the only claims a model drew from them echoed the question ("Lilu is a demon created by
-    Gallu"): no source of an answer was among them.
+    a quarter of the pages read were such pages (a dice game's page for a question on a
+    word's meaning), and the only claims a model drew from them echoed the question ("Vell
+    is a ferryman named by Osric"): no source of an answer was among them.
     """
     extractive = ExtractiveExtractor()
     if extractor.name == extractive.name:
@@ -164,9 +164,9 @@ async def read_on_topic(
     if reading.drafts:
         return reading
     # An on-topic page of which the model wrote nothing: asked "are both airports in the
-    # same state?", the local model listed no claim from the Watertown airport page (nothing
-    # on it answers the whole question), and the run lost "… located in Jefferson County,
-    # New York". The page's most relevant on-topic sentences stand as its claims instead.
+    # same state?", the local model listed no claim from one airport's page (nothing on it
+    # answers the whole question), and the run lost "… located in Brannock County, Ohio".
+    # The page's most relevant on-topic sentences stand as its claims instead.
     on_topic = [p for p in picks if relevant(p.sentence)][:UNANSWERED_PAGE_CLAIMS]
     drafts = [DraftClaim(p.sentence, p.sentence, p.start, p.end) for p in on_topic]
     return PageReading(

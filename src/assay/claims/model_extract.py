@@ -265,7 +265,7 @@ def _drafts(
             or takes_unread_words(claim, read)
         ):
             # The sentence it pointed at is what the page says: that is the claim. (A
-            # small model also wrote titles and queries, "Gallu demon facts", as claims.)
+            # small model also wrote titles and queries, "Vell ferryman facts", as claims.)
             claim = source.text
         if all(d.text != claim for d in drafts):
             drafts.append(DraftClaim(claim, source.text, source.start, source.end))

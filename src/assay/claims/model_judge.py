@@ -66,7 +66,7 @@ def numbered(text: str, claim: str = "") -> tuple[list[str], str]:
     """The sentences of ``text`` (with ``claim``, at most MAX_SENTENCES: the few sharing
     most of its content words and their neighbours, in page order) and the fenced prompt
     block that numbers them ("…" marks a gap between passages)."""
-    # A heading or a title ("Source language (translation)") names a topic and states
+    # A heading or a title ("Notes on the estuary (history)") names a topic and states
     # nothing; offered as a sentence, the model picked one as the "support" of a claim.
     sentences = [
         s.text for s in split_sentences(text) if s.kind != "heading" and len(s.text.split()) >= 4

@@ -30,8 +30,8 @@ _SITE_SUFFIX = re.compile(r"\s+[-|–—:]\s+[^-|–—:]+$")
 
 
 def page_subject(title: str | None) -> str:
-    """The subject a page is about, from its title: "The Prestige (film) - Wiki" → "The
-    Prestige"."""
+    """The subject a page is about, from its title: "Orange Creeps (film) - Wiki" → "Orange
+    Creeps"."""
     subject = (title or "").strip()
     subject = _SITE_SUFFIX.sub("", subject) if len(subject.split()) > 2 else subject
     return _QUALIFIER.sub("", subject).strip()

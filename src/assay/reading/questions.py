@@ -113,8 +113,8 @@ def shape_of(question: str) -> Shape:
     if options and first not in _AUXILIARIES:
         return Shape("choice", options, _direction(lowered))
     if first in _AUXILIARIES and not _WHEN.search(lowered):
-        # ("Do Lafzon Ki Kahani … is a remake of Always, released in which year?" names a
-        # film that starts with "Do": it asks for a year, not yes or no)
+        # ("Do Tarn Nights … is a remake of Harbour Lights, released in which year?" names
+        # a film that starts with "Do": it asks for a year, not yes or no)
         sides = options or _sides(asking)
         comparative = _direction(lowered) if " than " in f" {lowered} " else ""
         return Shape("yesno", sides, comparative)  # "Is X older than Y?" compares

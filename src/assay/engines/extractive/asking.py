@@ -169,7 +169,7 @@ def strategy_queries(topic: str, index: int, count: int = 3) -> list[str]:
 
 def bridge_entities(question: str, texts: list[str]) -> list[str]:
     """Names the texts mention that the question does not: the next hop of a multi-hop
-    question ("the film shot in Leland" → "Maximum Overdrive"). Quoted titles first, in
+    question ("the film shot in Tarnmouth" → "Orange Creeps"). Quoted titles first, in
     the order of ``texts`` (most relevant first); none for yes/no and comparison questions,
     whose entities are all named already."""
     shape = read_question(question)

@@ -1,7 +1,7 @@
 """The next hop: a name the facts so far tie to the question, researched as a direction.
 
-Many questions need a second search on what the first found ("the film shot in Leland in
-1986" → "Maximum Overdrive" → its director). With a model, one typed step is shown the
+Many questions need a second search on what the first found ("the film shot in Tarnmouth in
+1986" → "Orange Creeps" → its director). With a model, one typed step is shown the
 question and the relevant facts, numbered, and names the entity still to research and the
 fact that mentions it; the name must appear in that fact, word for word, or the answer is
 fed back (bounded retries). Without a model, or when its answer is unusable, the code rule

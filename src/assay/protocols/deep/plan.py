@@ -163,7 +163,7 @@ async def model_angles(
 def named(query: str, entities: tuple[str, ...], direction: str) -> str:
     """``query`` as it is when it names one of the question's entities, else with the
     entity its direction names (or the question's first) added: the small model's "What is
-    a demon?" for "If Gallu is a demon Lilu is what?" found nothing about either, six
+    a ferryman?" for "If Osric is a ferryman Vell is what?" found nothing about either, six
     queries in a row."""
     words = set(content_words(query))
     if not entities or any(set(content_words(e)) & words for e in entities):

@@ -95,7 +95,7 @@ def relevant_claims(run: Run, all_findings: Sequence[Findings]) -> list[tuple[st
     by another side's worker goes to its own side), else its first direction.
 
     A claim left with no quote at all is no [FACT]: its own page, judged, did not state it
-    (the local model's "Gallu demon facts" was its search query, not a sentence)."""
+    (the local model's "Vell ferryman facts" was its search query, not a sentence)."""
     ledger = {c.id: c for c in run.claim_ledger.claims() if c.evidence}
     home: dict[str, str] = {}
     for established in (True, False):  # a fact goes where it establishes something

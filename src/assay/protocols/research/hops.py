@@ -1,7 +1,7 @@
 """Multi-hop search: after each reading round, what is still missing, and where to look.
 
-Many questions need a second search on what the first one found ("the film shot in Leland
-in 1986" → "Maximum Overdrive" → who directed it). With a model, each page read names the
+Many questions need a second search on what the first one found ("the film shot in Tarnmouth
+in 1986" → "Orange Creeps" → who directed it). With a model, each page read names the
 next search itself (hoploop.py; ``follow_up`` turns it into a round's queries). Without
 one, or when the model's reply does not validate, the bridge rule decides: the bridge
 entities (names in relevant claims that the question does not contain) are searched with

@@ -235,7 +235,7 @@ def searchable(state: AgentState, queries: list[str]) -> list[str]:
     """The model's queries with the question itself first, repeats dropped, topped up from
     the extractive planner when fewer than three distinct remain.
 
-    A small model's rewrites alone ("Lilu vs Gallu", "Lilu vs Wangliang") missed the page
+    A small model's rewrites alone ("Vell vs Osric", "Vell vs Brannock") missed the page
     that answers the question; and a schema-valid list can still repeat itself (the local
     model's ["X", "x", "Y"] ended a run: webSearch needs three distinct queries)."""
     kept: dict[str, str] = {}
