@@ -205,7 +205,7 @@ UNANSWERED_PAGE_CLAIMS = 2
 
 
 MIN_CLAIM_WORDS = 4
-"""Words a model's claim needs to state something ("Lilu is a spirit")."""
+"""Words a model's claim needs to state something ("Vell is a ferryman")."""
 
 
 def states_something(text: str) -> bool:
@@ -223,14 +223,13 @@ def echoes_question(claim: str, sentence: str, question: str, page: str = "") ->
     two or more of them, or one the whole ``page`` never uses, or a "yes"/"no" up front.
 
     The local 1.5B model answered "What language were books being translated into during
-    the era of Haymo of Faversham?" with the claim "The language being translated into
-    during the era of Haymo of Faversham was English", quoting "Haymo of Faversham … was an
-    English Franciscan scholar": the claim's "language", "translated" and "era" came from
-    the question, not from the page. Such a claim states what was asked, not what was read.
-    Asked "Are Watertown International Airport and Alexandria International Airport both
-    airports in the same state?", it wrote "Yes, Watertown … and Alexandria … are both
-    airports in the same state" from a page on the Alexandria airport that never names
-    Watertown.
+    the era of Ida Brannock?" with the claim "The language being translated into during the
+    era of Ida Brannock was English", quoting "Ida Brannock … was an English scholar": the
+    claim's "language", "translated" and "era" came from the question, not from the page.
+    Such a claim states what was asked, not what was read. Asked "Are Tarn Valley Airport
+    and Larkspur Airport both airports in the same state?", it wrote "Yes, Tarn Valley …
+    and Larkspur … are both airports in the same state" from a page on the Larkspur airport
+    that never names Tarn Valley.
     """
     if [word.lower() for word in raw_words(claim)[:1]] in (["yes"], ["no"]):
         return True
