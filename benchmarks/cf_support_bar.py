@@ -19,10 +19,18 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
 from pathlib import Path
 
-from fit_judge import DATA, decide, pairs, precision_recall, read_half, tune_size, with_bar
+from fit_judge import (
+    DATA,
+    decide,
+    macro_f1,
+    pairs,
+    precision_recall,
+    read_half,
+    tune_size,
+    with_bar,
+)
 
 from assay.engines.extractive.fitted import fitted_judge_model
 from assay.evaluation.dataset import LABELS
@@ -36,14 +44,6 @@ def claim_label(verdicts: set[str]) -> str:
         if label in verdicts:
             return label
     return "NOT_ENOUGH_INFO"
-
-
-def macro_f1(predicted: Sequence[str], gold: Sequence[str]) -> float:
-    total = 0.0
-    for label in LABELS:
-        p, r, _ = precision_recall(predicted, gold, label)
-        total += 2 * p * r / (p + r) if p + r else 0.0
-    return total / len(LABELS)
 
 
 def claims_of(path: Path, half: str) -> list[dict[str, object]]:
@@ -75,7 +75,7 @@ def main() -> None:
             predicted = [claim_label(v) for v in per_claim]
             pair_p, pair_r, _ = precision_recall(verdicts, gold_pairs, "SUPPORTS")
             sup_p, sup_r, n = precision_recall(predicted, gold_claims, "SUPPORTS")
-            claim_f1 = macro_f1(predicted, gold_claims)
+            claim_f1 = macro_f1(predicted, gold_claims, LABELS)
             print(f"{half:5} {bar:5.2f} {pair_p:7.3f} {pair_r:7.3f} "
                   f"{claim_f1:9.3f} {sup_p:12.3f} {sup_r:6.3f} {n:4d}")  # fmt: skip
 

@@ -149,12 +149,14 @@ def precision_recall(
     return (hits / n if n else 0.0), hits / max(1, sum(1 for g in gold if g == label)), n
 
 
-def macro_f1(predicted: Sequence[str], gold: Sequence[str]) -> float:
+def macro_f1(
+    predicted: Sequence[str], gold: Sequence[str], labels: Sequence[str] = LABELS
+) -> float:
     total = 0.0
-    for label in LABELS:
+    for label in labels:
         p, r, _ = precision_recall(predicted, gold, label)
         total += 2 * p * r / (p + r) if p + r else 0.0
-    return total / len(LABELS)
+    return total / len(labels)
 
 
 def with_bar(model: JudgeModel, label: str, bar: float) -> JudgeModel:
