@@ -7,6 +7,10 @@ so the servers start once):
 - ``lab``: that corpus served as 3 sites with faults on (robots.txt normal everywhere).
 - ``lab_robots``: the same corpus, 3 sites, where site 2's /robots.txt answers 404 and
   site 3's answers 500 (site 1 is normal).
+- ``own_lab`` (module-scoped): 3 sites of the module's own, so the connections it holds
+  open (``Lab.open_connections``; ``connections_left`` waits for them to close) are only
+  that module's; ``unraisable`` lists what ``__del__`` methods reported meanwhile (an
+  unclosed socket's ResourceWarning).
 
 The stateful faults (/fault/429, /fault/500) count per (client address, request target,
 query included): use a query string of your own (``/fault/429?case=retry``) to get fresh
@@ -15,6 +19,8 @@ counters, or call ``lab.reset()`` (which also clears ``lab.hits()``).
 
 from __future__ import annotations
 
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -119,3 +125,25 @@ def lab(lab_corpus_dir: Path) -> Iterator[Lab]:
 def lab_robots(lab_corpus_dir: Path) -> Iterator[Lab]:
     with serve_lab(lab_corpus_dir, sites=3, faults=True, robots_status={2: 404, 3: 500}) as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def own_lab(lab_corpus_dir: Path) -> Iterator[Lab]:
+    with serve_lab(lab_corpus_dir, sites=3) as running:
+        yield running
+
+
+def connections_left(lab: Lab, within: float = 2.0) -> int:
+    """The lab's open connections once they are 0, or after ``within`` seconds: a client
+    that closed them is done at once, one that forgot them waits for the garbage collector."""
+    deadline = time.monotonic() + within
+    while lab.open_connections() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return lab.open_connections()
+
+
+@pytest.fixture
+def unraisable(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: seen.append(repr(u.exc_value)))
+    return seen

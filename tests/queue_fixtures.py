@@ -95,21 +95,25 @@ def workers(redis_url: str, isolated_home: Path, queue_key: str) -> Iterator[Sta
         return started[-count:]
 
     yield start
-    for process in started:
-        stop(process)
+    stop(*started)
     for log in logs:
         log.close()
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM, as an operator stops a worker; SIGKILL if it has not ended in 20 s."""
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
+def stop(*processes: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, as an operator stops a worker; SIGKILL if it has not ended in 20 s. All
+    are asked at once, then waited for: each takes seconds to wind down its threads, and
+    one after the other those seconds added up (11 s for three workers)."""
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 20
+    for process in processes:
+        try:
+            process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def wait_for(probe: Callable[[], Any], timeout: float = 60.0) -> Any:

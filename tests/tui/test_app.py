@@ -200,7 +200,8 @@ async def test_start_run_opens_the_new_run_while_it_runs(isolated_home: Path) ->
         await pilot.pause()
         app.screen.query_one(Input).value = "tides"
         await pilot.press("enter")
-        await until(pilot, lambda: app.run_id is not None)
+        # opened: the id is set first, the feed shown once the run's files are read
+        await until(pilot, lambda: app.run_id is not None and app.tabs.active == "feed")
         assert calls == [("research", "tides")]
         assert app.watcher is not None and app.watcher.info is not None
         assert app.watcher.info.topic == "tides" and app.tabs.active == "feed"
@@ -310,8 +311,7 @@ async def test_keyboard_moves_between_panes_and_runs(isolated_home: Path) -> Non
         assert table.row_count == 2 and str(table.get_row_at(0)[-1]) == newer.name
         assert str(table.get_row_at(0)[4]) == "1/2"
         await pilot.press("down", "enter")  # the second row: the older run
-        await until(pilot, lambda: app.run_id == older.name)
-        assert app.tabs.active == "feed"
+        await until(pilot, lambda: app.run_id == older.name and app.tabs.active == "feed")
         for key, pane in (("p", "plan"), ("o", "report"), ("c", "claims")):
             await pilot.press(key)
             assert app.tabs.active == pane

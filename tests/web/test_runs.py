@@ -4,17 +4,23 @@ indexing, scoring, done between its awaits) never holds up a request."""
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from assay.config import Settings, load_settings
+from assay.gather import reader
+from assay.gather.extract import extract
+from assay.lab import Lab
 from assay.protocols import served
 from assay.protocols.launch import StartRun
 from assay.protocols.runner import execute, start_run
 from assay.web.app import ServerConfig, create_app
-from tests.web.test_api import TOPIC, api_client, run_async, wait_done
+from assay.web.runs import RunManager
+from tests.web.test_api import TOPIC, api_client, lab_settings, run_async, wait_done
 
 BLOCK_S = 1.5
 """How long each fake run works without an await once its run exists."""
@@ -69,5 +75,39 @@ def test_a_cancel_during_a_runs_synchronous_work_interrupts_it(
             run_id = (await client.post("/api/v1/runs", json={"topic": TOPIC})).json()["id"]
             assert (await client.post(f"/api/v1/runs/{run_id}/cancel")).status_code == 202
             assert (await wait_done(client, run_id))["status"] == "interrupted"
+
+    run_async(scenario)
+
+
+CLOSING_S = 1.0
+"""How long the run's thread goes on after its run recorded its end."""
+
+
+def test_a_run_that_ended_but_still_closes_refuses_a_cancel_and_waits_to_resume(
+    lab: Lab, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = create_app(ServerConfig(lab_settings(lab, isolated_home)))
+    runs: RunManager = app.state.runs
+    cancelled = threading.Event()
+
+    def slow_extract(*args: Any) -> Any:  # a thread job the cancelled run was waiting for
+        if not cancelled.is_set():
+            cancelled.set()
+            for worker in list(runs.workers.values()):
+                worker.cancel()
+            time.sleep(CLOSING_S)  # the run records its end meanwhile; its thread waits
+        return extract(*args)
+
+    monkeypatch.setattr(reader, "extract", slow_extract)
+
+    async def scenario() -> None:
+        async with api_client(app) as client:
+            run_id = (await client.post("/api/v1/runs", json={"topic": TOPIC})).json()["id"]
+            assert (await wait_done(client, run_id))["status"] == "interrupted"
+            assert runs.is_active(run_id)  # what this test is about: its thread still closes
+            assert (await client.post(f"/api/v1/runs/{run_id}/cancel")).status_code == 409
+            resumed = await client.post(f"/api/v1/runs/{run_id}/resume")
+            assert resumed.status_code == 202, resumed.text
+            assert (await wait_done(client, run_id))["status"] == "done"
 
     run_async(scenario)

@@ -64,6 +64,10 @@ class SiteServer(ThreadingHTTPServer):
             with self._conn_lock:
                 self._connections.pop(request, None)
 
+    def open_connections(self) -> int:
+        with self._conn_lock:
+            return len(self._connections)
+
     def cut_connections(self) -> list[threading.Thread]:
         with self._conn_lock:
             open_now = dict(self._connections)
@@ -169,6 +173,11 @@ class Lab:
         with ``path_prefix``, oldest first."""
         with self._log_lock:
             return [hit for hit in self._log if hit[1].startswith(path_prefix)]
+
+    def open_connections(self) -> int:
+        """Client connections the sites hold open now (a keep-alive one included): lets a
+        test show that a client closed every connection it opened."""
+        return sum(server.open_connections() for server in self._servers)
 
     def reset(self) -> None:
         """Forget the request log and the fault counters."""

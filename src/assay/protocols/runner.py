@@ -34,6 +34,7 @@ from assay.__about__ import __version__
 from assay.budget import Budget
 from assay.claims.extract import ClaimExtractor
 from assay.claims.judge import Judge
+from assay.closing import close_fully
 from assay.config import Settings
 from assay.engines.select import build_extractor, build_judge
 from assay.errors import AssayError, BudgetExhausted, RunCancelled
@@ -266,6 +267,10 @@ async def _within_time_budget(context: RunContext, body: Callable[[], Awaitable[
 
 
 async def _close_model(context: RunContext) -> None:
+    await close_fully(lambda: _close_models(context))  # a cancel must not leave one open
+
+
+async def _close_models(context: RunContext) -> None:
     owned = [context.model] if context.owns_model and context.model is not None else []
     for model in [*owned, *context.adopted]:
         try:

@@ -5,7 +5,8 @@ protocol goes on in its thread; at most ``max_runs`` run at once (one more is re
 rather than queued, so every id handed out is a run that is really working). The slot is
 taken before the first ``await`` and given back when the run's thread ends, so requests
 arriving together cannot all pass the check. ``cancel`` cancels the run's task, which the
-runner records as an interrupted run that ``resume`` can continue. What a request may
+runner records as an interrupted run that ``resume`` can continue (once the run's thread
+has closed: a page shows the end as soon as it is recorded). What a request may
 choose is ``protocols.served``; both go through ``protocols.registry``.
 """
 
@@ -23,7 +24,7 @@ from assay.protocols.contract import RunEnv
 from assay.protocols.launch import RESUMED_SETTINGS, StartRun
 from assay.protocols.registry import resumable, resume_protocol
 from assay.protocols.served import ServedChoices
-from assay.store.runs import RunStore
+from assay.store.runs import RunStore, load_info
 from assay.web.worker import RunCall, RunWorker
 
 START_TIMEOUT_S = 30.0
@@ -77,8 +78,9 @@ class RunManager:
         info = self.store.open(run_id).info
         if not resumable(info.protocol):
             raise BadInputError(f"a {info.protocol} run cannot be resumed")
-        if info.effective_status() == "running" or self.is_active(run_id):
+        if info.effective_status() == "running":
             raise BadInputError(f"run {run_id} is still running")
+        await self._closed(run_id)
         recorded = {k: info.config[k] for k in RESUMED_SETTINGS if k in info.config}
         settings = Settings.model_validate({**self.settings.model_dump(), **recorded})
         self.choices.check_recorded(settings, self.settings)
@@ -86,9 +88,25 @@ class RunManager:
 
     def cancel(self, run_id: str) -> None:
         worker = self.workers.get(run_id)
-        if worker is None or worker.finished:
+        if worker is None or worker.finished or self._ended(run_id):
             raise RunNotActive(f"run {run_id} is not running in this server")
         worker.cancel()
+
+    def _ended(self, run_id: str) -> bool:
+        """The run has recorded its end. Its thread may still be closing (a thread job it
+        was waiting for, its event loop), which a page that shows the end must not wait for:
+        a cancel is then refused and a resume waits for the closing (``_closed``)."""
+        return load_info(self.store.root / run_id).effective_status() != "running"
+
+    async def _closed(self, run_id: str) -> None:
+        worker = self.workers.get(run_id)
+        if worker is None or worker.finished:
+            return
+        ended = asyncio.shield(asyncio.wrap_future(worker.ended))  # a timeout leaves it be
+        try:
+            await asyncio.wait_for(ended, START_TIMEOUT_S)
+        except TimeoutError:
+            raise BadInputError(f"run {run_id} is still closing; try again later") from None
 
     async def close(self) -> None:
         """Cancel every run still working (each ends as interrupted) and wait for them."""

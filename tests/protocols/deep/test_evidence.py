@@ -19,7 +19,7 @@ from assay.errors import RunCancelled
 from assay.gather.documents import Document
 from assay.lab import Lab, serve_lab
 from assay.models.testing import ScriptedModel
-from assay.protocols.deep import deep_research_async, output, worker
+from assay.protocols.deep import deep_research_async, deep_resume_async, output, protocol, worker
 from assay.protocols.deep.findings import FindingsStore
 from assay.protocols.deep.plan import plan_directions
 from assay.store.jsonl import read_jsonl
@@ -142,6 +142,30 @@ def test_an_interrupted_run_resumes_at_its_next_direction(
     assert kinds.count("review") == 3
     shown = runner.invoke(app, ["show", run_dir.name, "--home", str(isolated_home)])
     assert ("directions" in shown.output and "insufficient" in shown.output) or "ok" in shown.output
+
+
+def test_a_run_interrupted_before_its_plan_resumes_by_planning(
+    lab: Lab, isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = protocol.detect_search_method
+    calls: list[str] = []
+
+    async def interrupted(*args: Any, **kwargs: Any) -> Any:
+        calls.append("detect")
+        if len(calls) == 1:  # cancelled while it probes the search tools
+            raise RunCancelled("interrupted by the test")
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(protocol, "detect_search_method", interrupted)
+    settings = settings_for(lab, isolated_home)
+    with pytest.raises(RunCancelled):
+        deep(lab, isolated_home, tmp_path, "Halvorsen Lighthouse")
+    (run_dir,) = [p for p in (isolated_home / "runs").iterdir() if p.is_dir()]
+    assert not (run_dir / "directions.json").exists()
+    result = asyncio.run(deep_resume_async(run_dir.name, settings=settings))
+    assert result.status == "done" and Path(result.report).is_file()
+    assert calls == ["detect", "detect"]  # the resumed run probed the tools, then planned
+    assert [r.number for r in FindingsStore(run_dir).reviews()] == [1]
 
 
 def _numbered(prompt: str, wanted: str) -> int:

@@ -143,9 +143,11 @@ class Fetcher:
         await self.aclose()
 
     async def aclose(self) -> None:
-        await self._client.aclose()
-        if self._cache is not None:
-            self._cache.close()
+        try:
+            await self._client.aclose()
+        finally:  # a cancellation that arrives while the client closes still closes the cache
+            if self._cache is not None:
+                self._cache.close()
 
     async def fetch_text(self, url: str) -> str:
         """``fetch(url)``, decoded with the page's charset (UTF-8 when none or unknown)."""

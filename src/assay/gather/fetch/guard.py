@@ -15,6 +15,7 @@ import asyncio
 import socket
 import ssl
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from types import TracebackType
 from typing import Any
 
 import anyio
@@ -22,6 +23,7 @@ import httpcore2
 import httpx2
 from httpcore2 import AsyncNetworkBackend, AsyncNetworkStream
 
+from assay.closing import close_fully
 from assay.gather.fetch.address import AllowList, IPAddress, parse_host_address, refusal
 
 Resolver = Callable[[str], Awaitable[Sequence[str]]]
@@ -197,6 +199,19 @@ class GuardedTransport(httpx2.AsyncHTTPTransport):
             network_backend=backend,
         )
         self.backend = backend
+
+    async def aclose(self) -> None:
+        """Every pooled connection closed, even when the run is cancelled meanwhile
+        (``assay.closing`` says why httpcore's own closing is cut short)."""
+        await close_fully(self._pool.aclose)
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None = None,
+        exc_value: BaseException | None = None,
+        traceback: TracebackType | None = None,
+    ) -> None:
+        await self.aclose()
 
 
 class _EndpointBackend(GuardedBackend):

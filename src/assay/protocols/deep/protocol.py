@@ -97,7 +97,10 @@ class DeepPlanner:
         return await self._work(method, directions, [])
 
     async def resume_all(self) -> DeepOutcome:
-        """Go on with an interrupted run: the directions without a review are run now."""
+        """Go on with an interrupted run: the directions without a review are run now (all
+        of them, planned now, when it was interrupted before its plan was saved)."""
+        if not (self.run.dir / DIRECTIONS_FILE).is_file():
+            return await self.run_all()
         method = await self._detect()
         self.tmp_dir = Path(tempfile.mkdtemp(prefix="deep-research-"))
         data = json.loads((self.run.dir / DIRECTIONS_FILE).read_text(encoding="utf-8"))
