@@ -47,11 +47,6 @@ def test_the_question_names_the_kind_it_asks_for(question: str, attribute: str) 
             "surgeon",
         ),
         (
-            "What were Jan Wrona's occupations?",
-            ["Jan Wrona (1801–1870) was a Polish surgeon, photographer and carpenter."],
-            "surgeon, photographer and carpenter",
-        ),
-        (
             "In what city was Jan Wrona born?",
             ["Jan Wrona (born 1801) was a Polish surgeon.", "Wrona was born in Łęczyca."],
             "Łęczyca",

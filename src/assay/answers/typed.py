@@ -5,10 +5,9 @@ ranked claim that is of that kind by meaning (``reading.kinds``): in "X was an A
 soldier and politician", "soldier" (an occupation), not "Australian" (a nationality).
 Candidates are the claim's names for a place (never one an indefinite article describes:
 "born 1950, is an American actor"), else its words and two-word phrases of one case
-("power metal", "New York"); none may only repeat the question. The best candidate's kin,
-joined to it by "and" or a comma in the same claim ("cartoonist and illustrator"), make
-the answer when the question asks for a plural ("What are X's occupations?"); a question
-asking for one thing gets the first the claim lists, its primary one ("cartoonist").
+("power metal", "New York"); none may only repeat the question. Of the best candidate and
+its kin, joined to it by "and" or a comma in the same claim ("cartoonist and illustrator"),
+the answer is the first the claim lists, its primary one ("cartoonist").
 Nothing is guessed: when no ranked claim has a candidate of the kind, there is none.
 """
 
@@ -40,7 +39,6 @@ class _Candidate:
     text: str
 
 
-_SINGULAR_S = ("ss", "us", "is")  # "business", "genus", "basis"
 _INDEFINITE = re.compile(r"\b(?:an?|An?)\s+$")
 
 
@@ -69,11 +67,8 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
         # a phrase of the kind holding the best word is the fuller answer ("power metal")
         best = max((c for _, c in fitting if c.start <= best.start and best.end <= c.end),
                    key=lambda c: c.end - c.start)  # fmt: skip
-        listed = _with_kin(text, best, [c for _, c in fitting])
-        # A question asking for one thing ("What is X's occupation?") gets the first of
-        # the things a definition lists, its primary one; a plural one gets them all.
-        answer = _joined(listed) if _plural(shape.attribute) else listed[0].text
-        return Span(answer, item.basis)
+        # the first of the things a definition lists is its primary one
+        return Span(_with_kin(text, best, [c for _, c in fitting])[0].text, item.basis)
     return None
 
 
@@ -126,11 +121,6 @@ def _candidates(shape: Shape, text: str) -> list[_Candidate]:
     return words + pairs
 
 
-def _plural(attribute: str) -> bool:
-    """Whether the kind asked for is a plural noun ("occupations", not "genus")."""
-    return len(attribute) > 3 and attribute.endswith("s") and not attribute.endswith(_SINGULAR_S)
-
-
 def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> list[_Candidate]:
     """``best`` with the candidates of its kind it is listed with ("X and Y", "X, Y")."""
     chosen = [best]
@@ -150,11 +140,6 @@ def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> list[_C
             grown = True
             break
     return chosen
-
-
-def _joined(listed: list[_Candidate]) -> str:
-    words = [c.text for c in listed]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _overlaps(a: _Candidate, b: _Candidate) -> bool:
