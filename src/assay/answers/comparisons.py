@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 from assay.answers.ranking import Ranked
 from assay.answers.spans import Span, echoes
-from assay.reading.names import names_in
-from assay.reading.places import BROADEST_PLACES, PLACES, place_chain
-from assay.reading.questions import Shape
+from assay.reading.names import names_in, naming_words
+from assay.reading.places import BROADEST_PLACES, PLACES, shared_places
+from assay.reading.questions import Shape, same_what
 from assay.reading.values import QUANTITY, YEAR
-from assay.text import content_words, raw_words, word_set
+from assay.text import content_words, word_set
 
 _ASKING = word_set("both also same either one")
 
@@ -46,9 +46,10 @@ def yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None
             else measured[0] > measured[1]
         )
         return Span("yes" if first_wins else "no", basis)
-    attribute = _same_what(question)
+    attribute = same_what(question)
     if attribute in PLACES:
-        shared = _shared_places(evidence, broadest_counts=attribute in BROADEST_PLACES)
+        texts = [[item.claim.text for item in claims[:3]] for claims in evidence]
+        shared = shared_places(texts, broadest_counts=attribute in BROADEST_PLACES)
         return Span("yes" if shared else "no", basis)
     if attribute:
         values = [_values(claims, question) for claims in evidence]
@@ -89,38 +90,7 @@ def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> l
     wanted = set(content_words(thing))
     others = set().union(*(content_words(s) for s in sides if s != thing))
     wanted = (wanted - others) or wanted
-    return [r for r in ranked if len(wanted & _naming(thing, r.claim.text)) * 2 > len(wanted)]
-
-
-def _naming(thing: str, text: str) -> set[str]:
-    """The words of ``text`` that can name ``thing``: a word ``thing`` capitalises counts
-    only where ``text`` uses it in a name, so "the largest publishing house in Denmark"
-    does not name "Larkspur Publishing House"; its other words count anywhere."""
-    named = {w for n in names_in(text) for w in content_words(n)}
-    proper = {w for n in names_in(thing) for w in content_words(n)}
-    return {w for w in content_words(text) if w not in proper or w in named}
-
-
-def _same_what(question: str) -> str:
-    """What "the same …" asks for ("state" in "in the same state?"), or "" if it does not."""
-    tokens = raw_words(question.lower())
-    if "same" not in tokens[:-1]:
-        return ""
-    word = tokens[tokens.index("same") + 1]
-    return word[:-1] if word.endswith("s") and word[:-1] in PLACES else word
-
-
-def _shared_places(evidence: Sequence[Sequence[Ranked]], *, broadest_counts: bool) -> set[str]:
-    """The places every side's claims locate it in ("… located in Brannock County, Ohio,
-    United States"). Asked for a state or a city, a name that closes the chains of
-    both sides (the country both are in) is not a shared state."""
-    chains = [[place_chain(item.claim.text) for item in claims[:3]] for claims in evidence]
-    places: list[set[str]] = [{name for chain in side for name in chain} for side in chains]
-    shared = places[0].intersection(*places[1:])
-    if broadest_counts:
-        return shared
-    broadest = [{chain[-1] for chain in side if chain} for side in chains]
-    return shared - broadest[0].intersection(*broadest[1:])
+    return [r for r in ranked if len(wanted & naming_words(thing, r.claim.text)) * 2 > len(wanted)]
 
 
 def _measure(direction: str, claims: Sequence[Ranked]) -> float | None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.answers.ranking import Ranked, fitted
-from assay.reading.names import names_in, subject
+from assay.reading.names import name_words, names_at, subject
 from assay.reading.questions import Description, Shape, described_by, question_slot
 from assay.reading.values import YEAR, dated_subject, dates_in, event_key, quantities_in
 from assay.text import content_words, raw_words, stem
@@ -41,7 +41,7 @@ class Span:
 def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     asked = set(content_words(question))
     # the words that say what is asked ("founded", "father"), not the names it gives
-    asking = asked - {w for n in names_in(question, skip_first=True) for w in content_words(n)}
+    asking = asked - name_words(question)
     # a bridge (the subject a two-claim chain passes through) leads to the answer
     bridges = {subject(r.claim.text) for r in ranked[:CANDIDATE_CLAIMS] if len(r.basis) > 1}
     best: tuple[float, str, tuple[str, ...]] | None = None
@@ -159,14 +159,10 @@ def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
         return dates_in(text)
     if shape.kind == "number":
         return quantities_in(text, with_unit=shape.direction == "measure")
-    found: list[tuple[int, str]] = []
-    cursor = 0
-    for name in names_in(text, skip_first=False):
-        at = text.find(name, cursor)
-        if at >= 0:
-            region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
-            found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
-            cursor = at + len(name)
+    found = []
+    for at, name in names_at(text):
+        region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
+        found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
     return found
 
 

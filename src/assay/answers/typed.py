@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from assay.answers.ranking import Ranked
 from assay.answers.spans import CANDIDATE_CLAIMS, Span, echoes
 from assay.reading.kinds import kind_margins
-from assay.reading.names import names_in
+from assay.reading.names import name_words, names_at, subject
 from assay.reading.questions import Shape
 from assay.text import STOP_WORDS, content_words
 
@@ -45,20 +45,26 @@ _INDEFINITE = re.compile(r"\b(?:an?|An?)\s+$")
 def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     """The span of the asked kind from the best ranked claim that has one, or ``None``.
 
-    For a place, a name the claim gives right after what the question asks of it ("born
-    in Brisbane", "born Dresden, East Germany", "born 5 April 1958, Birkenhead") comes
-    first: the sentence says it is that place, which an embedding of a little-known town's
-    name alone cannot tell."""
+    Claims that open with another subject's name ("Y (born 1950 in Leeds) …" when X is
+    asked about) are read after the others. For a place, a name the claim gives right
+    after what the question asks of it ("born in Brisbane", "born 5 April 1958,
+    Birkenhead"), or right after the year that opens a life span's brackets ("X (1570 in
+    Gniezno – 1637 in Kraków)"), comes first: the sentence says it is that place, which an
+    embedding of a little-known town's name alone cannot tell. A name sharing a word with
+    the subject's names (a birth name: "X (born Anna Y; …)") is no place."""
     asked = set(content_words(question))
+    named = name_words(question)
+    claims = sorted(ranked[:CANDIDATE_CLAIMS], key=lambda r: _about_another(r, named))
     if shape.kind == "where":
-        cued = _cued_place(question, shape, ranked[:CANDIDATE_CLAIMS], asked)
+        cues = asked - named - set(content_words(shape.attribute))
+        cued = _cued_place(cues, claims, asked, named)
         if cued is not None:
             return cued
-    for item in ranked[:CANDIDATE_CLAIMS]:
+    for item in claims:
         text = item.claim.text
         found = [c for c in _candidates(shape, text) if not echoes(c.text, asked)]
         if shape.kind == "where":
-            found = _not_described(text, found)
+            found = _not_described(text, found, named)
         margins = kind_margins(shape.attribute, [c.text for c in found])
         fitting = [(m, c) for m, c in zip(margins, found, strict=True) if m > 0]
         if not fitting:
@@ -72,41 +78,47 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     return None
 
 
+def _about_another(item: Ranked, named: set[str]) -> bool:
+    opening = set(content_words(subject(item.claim.text)))
+    return bool(opening) and not opening & named
+
+
+_LIFE_SPAN = re.compile(
+    r"^[^()]{1,80}(?:\([^()]*\) )?\((?![^()]*\bdied\b)[^()]*?\b\d{3,4}(?:, ?| in )$"
+)  # "X (c. 1480 in Gniezno – …", "X (2 May 1886, Gniezno – …"; not "(died 1634 in …"
+
+
 def _cued_place(
-    question: str, shape: Shape, ranked: Sequence[Ranked], asked: set[str]
+    cues: set[str], ranked: Sequence[Ranked], asked: set[str], named: set[str]
 ) -> Span | None:
-    named = {w for n in names_in(question, skip_first=True) for w in content_words(n)}
-    cues = asked - named - set(content_words(shape.attribute))
-    if not cues:
-        return None
     for item in ranked:
         text = item.claim.text
         cued = []
-        for candidate in _candidates(shape, text):
+        for candidate in _candidates(Shape("where"), text):
             before = [m.group() for m in _WORD.finditer(text[: candidate.start])][-CUE_WORDS:]
-            if not echoes(candidate.text, asked) and cues & set(content_words(" ".join(before))):
+            life = _LIFE_SPAN.match(text, 0, candidate.start)
+            said = cues & set(content_words(" ".join(before)))
+            if (said or life) and not echoes(candidate.text, asked):
                 cued.append(candidate)
-        for candidate in _not_described(text, cued):
+        for candidate in _not_described(text, cued, named):
             return Span(candidate.text, item.basis)
     return None
 
 
-def _not_described(text: str, found: list[_Candidate]) -> list[_Candidate]:
-    """``found`` without the names an indefinite article introduces: "is an American
-    actor" describes (a nationality, a kind), while a place is named bare or with
-    "the" ("born in Gniezno", "the Bronx")."""
-    return [c for c in found if not _INDEFINITE.search(text[: c.start])]
+def _not_described(text: str, found: list[_Candidate], named: set[str]) -> list[_Candidate]:
+    """``found`` without the names an indefinite article introduces ("is an American
+    actor" describes; a place is named bare or with "the": "born in Gniezno", "the Bronx")
+    and without those that share a word with the subject's names (they name the subject)."""
+    return [
+        c
+        for c in found
+        if not _INDEFINITE.search(text[: c.start]) and not named & set(content_words(c.text))
+    ]
 
 
 def _candidates(shape: Shape, text: str) -> list[_Candidate]:
     if shape.kind == "where":  # a place is named
-        out, at = [], 0
-        for name in names_in(text):
-            start = text.find(name, at)
-            if start >= 0:
-                out.append(_Candidate(start, start + len(name), name))
-                at = start + len(name)
-        return out
+        return [_Candidate(at, at + len(name), name) for at, name in names_at(text)]
     words = [
         _Candidate(m.start(), m.end(), m.group())
         for m in _WORD.finditer(text)

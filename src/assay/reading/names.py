@@ -10,7 +10,7 @@ import functools
 import re
 
 from assay.reading.values import MONTH_NAMES
-from assay.text import stop_words
+from assay.text import content_words, stop_words
 
 _NOT_A_NAME = re.compile(rf"{MONTH_NAMES}(?: \d+)*")  # a date is not a name
 _ADVERB = re.compile(r"[A-Z][a-z]+ly,")
@@ -98,3 +98,28 @@ def subject(text: str) -> str:
     """The name a sentence opens with (its subject), or ""."""
     names = names_in(text)
     return names[0] if names and 0 <= text.find(names[0]) <= len("The ") else ""
+
+
+def names_at(text: str) -> list[tuple[int, str]]:
+    """The names of ``text`` (``names_in``), each with where it starts."""
+    found, cursor = [], 0
+    for name in names_in(text):
+        at = text.find(name, cursor)
+        if at >= 0:
+            found.append((at, name))
+            cursor = at + len(name)
+    return found
+
+
+def name_words(question: str) -> set[str]:
+    """The content words of the names a question gives (its first word aside)."""
+    return {w for n in names_in(question, skip_first=True) for w in content_words(n)}
+
+
+def naming_words(thing: str, text: str) -> set[str]:
+    """The words of ``text`` that can name ``thing``: a word ``thing`` capitalises counts
+    only where ``text`` uses it in a name, so "the largest publishing house in Denmark"
+    does not name "Larkspur Publishing House"; its other words count anywhere."""
+    named = {w for n in names_in(text) for w in content_words(n)}
+    proper = {w for n in names_in(thing) for w in content_words(n)}
+    return {w for w in content_words(text) if w not in proper or w in named}

@@ -8,6 +8,7 @@ question asking whether two things are in "the same state" compares such chains.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from assay.reading.names import names_in
 from assay.text import word_set
@@ -48,3 +49,16 @@ def place_chain(text: str) -> list[str]:
 
 _CHAIN_START = re.compile(r"\s+(?:[a-z]+\s+){0,2}")  # "in southeastern Jiangsu", "in the US"
 _CHAIN_GAP = re.compile(r"(?:\s+[a-z]+)?,\s*(?:(?:in|of)\s+)?")  # "Jiangsu province, China"
+
+
+def shared_places(sides: Sequence[Sequence[str]], *, broadest_counts: bool) -> set[str]:
+    """The places every side's sentences locate it in ("… located in Brannock County,
+    Ohio, United States"). Asked for a state or a city, a name that closes the chains of
+    both sides (the country both are in) is not a shared state."""
+    chains = [[place_chain(text) for text in side] for side in sides]
+    places: list[set[str]] = [{name for chain in side for name in chain} for side in chains]
+    shared = places[0].intersection(*places[1:])
+    if broadest_counts:
+        return shared
+    broadest = [{chain[-1] for chain in side if chain} for side in chains]
+    return shared - broadest[0].intersection(*broadest[1:])

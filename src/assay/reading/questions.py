@@ -14,11 +14,12 @@ from typing import Literal
 from assay.language.cues import english_cues
 from assay.reading.names import AUXILIARIES as _AUXILIARIES
 from assay.reading.names import names_in
+from assay.reading.places import PLACES
 from assay.text import STOP_WORDS, content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
 
-__all__ = ["Description", "Kind", "Shape", "described_by", "question_slot", "shape_of"]
+__all__ = ["Description", "Kind", "Shape", "described_by", "question_slot", "same_what", "shape_of"]
 
 _WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
 _EVENT_BEFORE_FRAME = re.compile(
@@ -255,3 +256,12 @@ def described_by(question: str) -> Description:
     return Description(
         frozenset(content_words(" ".join(phrase))), frozenset(content_words(match.group(1)))
     )
+
+
+def same_what(question: str) -> str:
+    """What "the same …" asks for ("state" in "in the same state?"), or "" if it does not."""
+    tokens = raw_words(question.lower())
+    if "same" not in tokens[:-1]:
+        return ""
+    word = tokens[tokens.index("same") + 1]
+    return word[:-1] if word.endswith("s") and word[:-1] in PLACES else word
