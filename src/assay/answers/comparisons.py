@@ -10,15 +10,14 @@ state what is asked. A claim names a side by the words no other side has.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from assay.answers.ranking import Ranked
-from assay.answers.spans import Span, echoes
+from assay.answers.spans import Span
 from assay.reading.names import names_in, naming_words
 from assay.reading.places import BROADEST_PLACES, PLACES, shared_places
-from assay.reading.questions import Shape, same_what
-from assay.reading.values import QUANTITY, YEAR
+from assay.reading.questions import Shape, echoes, same_what
+from assay.reading.values import first_value
 from assay.text import content_words, word_set
 
 _ASKING = word_set("both also same either one")
@@ -94,14 +93,9 @@ def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> l
 
 
 def _measure(direction: str, claims: Sequence[Ranked]) -> float | None:
-    """The first year (for earlier/later) or number (more/less) the best claim states."""
-    for item in claims[:2]:
-        pattern = YEAR if direction in ("earlier", "later") else QUANTITY
-        for match in pattern.finditer(item.claim.text):
-            digits = re.sub(r"[^\d.]", "", match.group())
-            if digits.strip("."):
-                return float(digits.strip("."))
-    return None
+    """The first year (for earlier/later) or number (more/less) the best claims state."""
+    years = direction in ("earlier", "later")
+    return first_value([item.claim.text for item in claims[:2]], years=years)
 
 
 def _values(claims: Sequence[Ranked], question: str) -> set[str]:

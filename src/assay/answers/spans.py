@@ -19,9 +19,17 @@ from dataclasses import dataclass
 
 from assay.answers.ranking import Ranked, fitted
 from assay.reading.names import name_words, names_at, subject
-from assay.reading.questions import Description, Shape, described_by, question_slot
+from assay.reading.questions import (
+    Description,
+    Shape,
+    described_by,
+    echoes,
+    fills_slot,
+    question_slot,
+    states,
+)
 from assay.reading.values import YEAR, dated_subject, dates_in, event_key, quantities_in
-from assay.text import content_words, raw_words, stem
+from assay.text import content_words, stem
 
 _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
 _COUNTING = {stem(w) for w in ("many", "much", "time", "number", "amount", "total")}
@@ -70,7 +78,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
             bridge = span in bridges and span != defined  # defined as asked: the answer
             if shape.kind in ("who", "where", "what") and (echoes(span, asked) or bridge):
                 continue
-            if shape.kind in ("when", "number") and _given(span, question):
+            if shape.kind in ("when", "number") and states(question, span):
                 continue  # "… is a 2016 film, a remake of a film released in which year?"
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
@@ -86,9 +94,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
             } & asking
             # a subject defined as asked is the slot's filler, whatever stands around it
             fills = (
-                _BOTH_SIDES
-                if span == defined
-                else _fills_slot(slot, text, start, start + len(span))
+                _BOTH_SIDES if span == defined else fills_slot(slot, text, start, start + len(span))
             )
             score = item.score * bonus * (1 + len(near)) * fills / (1 + distance / scale)
             if best is None or score > best[0]:
@@ -100,18 +106,7 @@ _DEFINITION = re.compile(r" (?:is|was|are|were) (?:an?|the) (.+)")
 _DESCRIPTOR_WORDS = 3  # "Canadian actress known for …": a class and two of its features
 
 
-_SLOT_WINDOW = 4  # tokens read on each side of a candidate span
-_BOTH_SIDES = 3  # what _fills_slot gives a span whose neighbours repeat both sides
-
-
-def _fills_slot(slot: set[str] | None, text: str, start: int, end: int) -> int:
-    """1, plus 1 for each side of a span whose neighbours repeat the words around the
-    question's slot ("starred in the sitcom "Mad About You" for seven years": both sides)."""
-    if slot is None:
-        return 1
-    before = {s for t in raw_words(text[:start])[-_SLOT_WINDOW:] for s in content_words(t)}
-    after = {s for t in raw_words(text[end:])[:_SLOT_WINDOW] for s in content_words(t)}
-    return 1 + bool(slot & before) + bool(slot & after)
+_BOTH_SIDES = 3  # what fills_slot gives a span whose neighbours repeat both sides
 
 
 def _defined_subject(text: str, described: Description) -> tuple[str, int]:
@@ -147,13 +142,6 @@ def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bo
     return len(wanted & stems) * 2 >= len(wanted)
 
 
-def _given(span: str, question: str) -> bool:
-    """Whether the question itself states ``span``, or the year of the date it is."""
-    years = YEAR.findall(span)
-    wanted = years[-1:] if years and not YEAR.fullmatch(span) else [span]
-    return any(re.search(rf"\b{re.escape(w)}\b", question) for w in wanted)
-
-
 def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
     if shape.kind == "when":
         return dates_in(text)
@@ -164,12 +152,6 @@ def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
         region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
         found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
     return found
-
-
-def echoes(span: str, asked: set[str]) -> bool:
-    """Whether a span only repeats the question (its words are all in the question)."""
-    words = content_words(span)
-    return not words or all(w in asked for w in words)
 
 
 _TOKEN = re.compile(r"[^\W_]+")

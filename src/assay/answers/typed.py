@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.answers.ranking import Ranked
-from assay.answers.spans import CANDIDATE_CLAIMS, Span, echoes
+from assay.answers.spans import CANDIDATE_CLAIMS, Span
 from assay.reading.kinds import kind_margins
-from assay.reading.names import name_words, names_at, subject
-from assay.reading.questions import Shape
+from assay.reading.names import name_words, names_at
+from assay.reading.questions import Shape, echoes
 from assay.text import STOP_WORDS, content_words
 
 CUE_WORDS = 4
@@ -45,22 +45,20 @@ _INDEFINITE = re.compile(r"\b(?:an?|An?)\s+$")
 def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     """The span of the asked kind from the best ranked claim that has one, or ``None``.
 
-    Claims that open with another subject's name ("Y (born 1950 in Leeds) …" when X is
-    asked about) are read after the others. For a place, a name the claim gives right
-    after what the question asks of it ("born in Brisbane", "born 5 April 1958,
-    Birkenhead"), or right after the year that opens a life span's brackets ("X (1570 in
-    Gniezno – 1637 in Kraków)"), comes first: the sentence says it is that place, which an
-    embedding of a little-known town's name alone cannot tell. A name sharing a word with
-    the subject's names (a birth name: "X (born Anna Y; …)") is no place."""
+    For a place, a name the claim gives right after what the question asks of it ("born
+    in Brisbane", "born 5 April 1958, Birkenhead"), or right after the year that opens a
+    life span's brackets ("X (1570 in Gniezno – 1637 in Kraków)"), comes first: the
+    sentence says it is that place, which an embedding of a little-known town's name
+    alone cannot tell. A name sharing a word with the subject's names (a birth name: "X
+    (born Anna Y; …)") is no place."""
     asked = set(content_words(question))
     named = name_words(question)
-    claims = sorted(ranked[:CANDIDATE_CLAIMS], key=lambda r: _about_another(r, named))
     if shape.kind == "where":
         cues = asked - named - set(content_words(shape.attribute))
-        cued = _cued_place(cues, claims, asked, named)
+        cued = _cued_place(cues, ranked[:CANDIDATE_CLAIMS], asked, named)
         if cued is not None:
             return cued
-    for item in claims:
+    for item in ranked[:CANDIDATE_CLAIMS]:
         text = item.claim.text
         found = [c for c in _candidates(shape, text) if not echoes(c.text, asked)]
         if shape.kind == "where":
@@ -74,13 +72,8 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
         best = max((c for _, c in fitting if c.start <= best.start and best.end <= c.end),
                    key=lambda c: c.end - c.start)  # fmt: skip
         # the first of the things a definition lists is its primary one
-        return Span(_with_kin(text, best, [c for _, c in fitting])[0].text, item.basis)
+        return Span(_first_listed(text, best, [c for _, c in fitting]).text, item.basis)
     return None
-
-
-def _about_another(item: Ranked, named: set[str]) -> bool:
-    opening = set(content_words(subject(item.claim.text)))
-    return bool(opening) and not opening & named
 
 
 _LIFE_SPAN = re.compile(
@@ -133,26 +126,11 @@ def _candidates(shape: Shape, text: str) -> list[_Candidate]:
     return words + pairs
 
 
-def _with_kin(text: str, best: _Candidate, fitting: list[_Candidate]) -> list[_Candidate]:
-    """``best`` with the candidates of its kind it is listed with ("X and Y", "X, Y")."""
-    chosen = [best]
-    grown = True
-    while grown:
-        grown = False
-        left, right = chosen[0], chosen[-1]
-        for candidate in fitting:
-            if any(_overlaps(candidate, c) for c in chosen):
-                continue
-            if _JOINED.fullmatch(text[right.end : candidate.start]):
-                chosen.append(candidate)
-            elif _JOINED.fullmatch(text[candidate.end : left.start]):
-                chosen.insert(0, candidate)
-            else:
-                continue
-            grown = True
-            break
-    return chosen
-
-
-def _overlaps(a: _Candidate, b: _Candidate) -> bool:
-    return a.start < b.end and b.start < a.end
+def _first_listed(text: str, best: _Candidate, fitting: list[_Candidate]) -> _Candidate:
+    """The first of the candidates of ``best``'s kind it is listed with ("X, Y and Z": X)."""
+    while True:
+        joined = (c for c in fitting if _JOINED.fullmatch(text[c.end : best.start]))
+        before = next(joined, None)
+        if before is None:
+            return best
+        best = before

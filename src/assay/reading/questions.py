@@ -15,11 +15,23 @@ from assay.language.cues import english_cues
 from assay.reading.names import AUXILIARIES as _AUXILIARIES
 from assay.reading.names import names_in
 from assay.reading.places import PLACES
+from assay.reading.values import YEAR
 from assay.text import STOP_WORDS, content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
 
-__all__ = ["Description", "Kind", "Shape", "described_by", "question_slot", "same_what", "shape_of"]
+__all__ = [
+    "Description",
+    "Kind",
+    "Shape",
+    "described_by",
+    "echoes",
+    "fills_slot",
+    "question_slot",
+    "same_what",
+    "shape_of",
+    "states",
+]
 
 _WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
 _EVENT_BEFORE_FRAME = re.compile(
@@ -265,3 +277,29 @@ def same_what(question: str) -> str:
         return ""
     word = tokens[tokens.index("same") + 1]
     return word[:-1] if word.endswith("s") and word[:-1] in PLACES else word
+
+
+_SLOT_WINDOW = 4  # tokens read on each side of a candidate span
+
+
+def fills_slot(slot: set[str] | None, text: str, start: int, end: int) -> int:
+    """1, plus 1 for each side of ``text[start:end]`` whose neighbours repeat the words around
+    the question's slot ("starred in the sitcom "Mad About You" for seven years": both)."""
+    if slot is None:
+        return 1
+    before = {s for t in raw_words(text[:start])[-_SLOT_WINDOW:] for s in content_words(t)}
+    after = {s for t in raw_words(text[end:])[:_SLOT_WINDOW] for s in content_words(t)}
+    return 1 + bool(slot & before) + bool(slot & after)
+
+
+def echoes(span: str, asked: set[str]) -> bool:
+    """Whether a span only repeats the question (its words are all in the question)."""
+    words = content_words(span)
+    return not words or all(w in asked for w in words)
+
+
+def states(question: str, span: str) -> bool:
+    """Whether the question itself states ``span``, or the year of the date it is."""
+    years = YEAR.findall(span)
+    wanted = years[-1:] if years and not YEAR.fullmatch(span) else [span]
+    return any(re.search(rf"\b{re.escape(w)}\b", question) for w in wanted)

@@ -9,6 +9,7 @@ in ``data/events.txt``.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
@@ -70,3 +71,13 @@ def _events() -> dict[str, str]:
 def event_key(word_stem: str) -> str:
     """The stem that stands for ``word_stem``'s event ("form" and "establish" for "found")."""
     return _events().get(word_stem, word_stem)
+
+
+def first_value(texts: Sequence[str], *, years: bool) -> float | None:
+    """The first year (``years``) or number the first of ``texts`` that states one states."""
+    for text in texts:
+        for match in (YEAR if years else QUANTITY).finditer(text):
+            digits = re.sub(r"[^\d.]", "", match.group()).strip(".")
+            if digits:
+                return float(digits)
+    return None
