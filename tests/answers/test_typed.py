@@ -118,3 +118,12 @@ def test_a_life_span_gives_the_birthplace_first_and_a_birth_name_is_no_place(
     question = "In what city was Ida Brannock born?"
     span = typed_span(question, shape_of(question), _ranked(claim))
     assert (span.text if span else None) == answer
+
+
+def test_neither_the_subject_s_own_name_nor_an_adverb_is_its_occupation() -> None:
+    question = "What is Ida Brannock's occupation?"
+    claims = [
+        "Ida Mary Wren (1901–1970), known professionally as Ida Brannock, was a Tarnish actress."
+    ]
+    span = typed_span(question, shape_of(question), _ranked(*claims))
+    assert span is not None and span.text == "actress"

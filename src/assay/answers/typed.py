@@ -4,11 +4,10 @@ When the question names the kind of thing it asks for, the answer is the span of
 ranked claim that is of that kind by meaning (``reading.kinds``): in "X was an Australian
 soldier and politician", "soldier" (an occupation), not "Australian" (a nationality).
 Candidates are the claim's names for a place (never one an indefinite article describes:
-"born 1950, is an American actor"), else its words and two-word phrases of one case
-("power metal", "New York"); none may only repeat the question. Of the best candidate and
-its kin, joined to it by "and" or a comma in the same claim ("cartoonist and illustrator"),
-the answer is the first the claim lists, its primary one ("cartoonist").
-Nothing is guessed: when no ranked claim has a candidate of the kind, there is none.
+"is an American actor"), else its words and two-word phrases of one case ("power metal"),
+past its subject's own name; none may only repeat the question. Of the best and its kin
+("cartoonist and illustrator") the answer is the one the claim lists first, its primary
+one. Nothing is guessed: when no ranked claim has a candidate of the kind, there is none.
 """
 
 from __future__ import annotations
@@ -21,14 +20,14 @@ from dataclasses import dataclass
 from assay.answers.ranking import Ranked
 from assay.answers.spans import CANDIDATE_CLAIMS, Span
 from assay.reading.kinds import kind_margins
-from assay.reading.names import name_words, names_at
+from assay.reading.names import name_words, names_at, subject
 from assay.reading.questions import Shape, echoes
 from assay.text import STOP_WORDS, content_words
 
 CUE_WORDS = 4
 """A place is cued when the question's word stands this few words before it ("born in
 July 1960 in Dharan" is not; "born 5 April 1958, Birkenhead" is: digits are no words)."""
-_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_WORD = re.compile(r"\b(?![a-z'’-]*ly\b)[A-Za-z][A-Za-z'’-]*")  # no adverb ("professionally")
 _JOINED = re.compile(r"(?:, | and | or |, and |, or )")
 
 
@@ -112,9 +111,11 @@ def _not_described(text: str, found: list[_Candidate], named: set[str]) -> list[
 def _candidates(shape: Shape, text: str) -> list[_Candidate]:
     if shape.kind == "where":  # a place is named
         return [_Candidate(at, at + len(name), name) for at, name in names_at(text)]
+    name = subject(text)  # the subject's own name is none of its attributes
+    opening = text.find(name) + len(name) if name else 0
     words = [
         _Candidate(m.start(), m.end(), m.group())
-        for m in _WORD.finditer(text)
+        for m in _WORD.finditer(text, opening)
         if m.group().lower() not in STOP_WORDS and content_words(m.group())
     ]
     pairs = [
