@@ -22,13 +22,11 @@ from tests.paths import TESTS
 
 REPLAY = TESTS / "data" / "replay"
 
-FLOORS = {  # (data set, split): (EM, F1)
-    ("popqa", "tune"): (0.62, 0.66),
+FLOORS = {  # (data set, split): (EM, F1), a little under the figures the runs gave
+    ("popqa", "tune"): (0.66, 0.69),
     ("popqa", "held"): (0.52, 0.55),
-    # 0.30 / 0.378 before a capitalised name word had to stand in a claim's name: the one
-    # question lost was answered from "Cryptantha pterocarya", another plant than Pterocarya
     ("hotpotqa", "tune"): (0.28, 0.35),
-    ("hotpotqa", "held"): (0.28, 0.31),
+    ("hotpotqa", "held"): (0.30, 0.33),
 }
 
 

@@ -47,11 +47,6 @@ def test_the_question_names_the_kind_it_asks_for(question: str, attribute: str) 
             "surgeon",
         ),
         (
-            "What were Jan Wrona's occupations?",
-            ["Jan Wrona (1801–1870) was a Polish surgeon, photographer and carpenter."],
-            "surgeon, photographer and carpenter",
-        ),
-        (
             "In what city was Jan Wrona born?",
             ["Jan Wrona (born 1801) was a Polish surgeon.", "Wrona was born in Łęczyca."],
             "Łęczyca",
@@ -107,3 +102,28 @@ def test_a_nationality_after_the_cue_is_no_birthplace() -> None:
 def test_no_span_of_the_kind_is_no_answer() -> None:
     question = "What is Tomasz Wrona's occupation?"
     assert typed_span(question, shape_of(question), _ranked("Wrona lived in Gdańsk.")) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "answer"),
+    [
+        ("Ida Brannock (1570 in Gniezno – 1637 in Kraków) was a Tarnish painter.", "Gniezno"),
+        ("Ida Brannock (2 May 1886, Gniezno – 6 June 1968 Kraków) was a journalist.", "Gniezno"),
+        ("Ida Brannock (born Ida Wrona Brannock; 1890 – 1952) was a writer. ", None),
+    ],
+)
+def test_a_life_span_gives_the_birthplace_first_and_a_birth_name_is_no_place(
+    claim: str, answer: str | None
+) -> None:
+    question = "In what city was Ida Brannock born?"
+    span = typed_span(question, shape_of(question), _ranked(claim))
+    assert (span.text if span else None) == answer
+
+
+def test_neither_the_subject_s_own_name_nor_an_adverb_is_its_occupation() -> None:
+    question = "What is Ida Brannock's occupation?"
+    claims = [
+        "Ida Mary Wren (1901–1970), known professionally as Ida Brannock, was a Tarnish actress."
+    ]
+    span = typed_span(question, shape_of(question), _ranked(*claims))
+    assert span is not None and span.text == "actress"

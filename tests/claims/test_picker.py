@@ -115,3 +115,9 @@ def test_lab_injection_page_end_to_end() -> None:
         assert text[p.start : p.end] == p.sentence
         assert all(injection not in p.sentence for injection in INJECTIONS)
         assert "SYSTEM" not in p.sentence
+
+
+def test_a_five_word_sentence_is_a_claim() -> None:
+    text = "Ida Brannock (1901–1970) was a Tarnish painter. She was born in Gniezno."
+    picked = [p.sentence for p in pick_claims("In what city was Ida Brannock born?", text)]
+    assert "She was born in Gniezno." in picked

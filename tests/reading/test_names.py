@@ -20,3 +20,18 @@ def test_names_are_whole_and_a_number_after_a_connector_starts_no_name(
     text: str, names: list[str]
 ) -> None:
     assert names_in(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Tarnowo Bly lies near Kelly Falls in Italy.", ["Tarnowo Bly", "Kelly Falls", "Italy"]),
+        ("Additionally, she sang with Ida Brannock.", ["Ida Brannock"]),
+        ("Ida Brannock was born in New Tarnby on April 30, 1929.", ["Ida Brannock", "New Tarnby"]),
+    ],
+)
+def test_a_word_in_ly_is_a_name_and_a_month_after_a_connector_ends_one(
+    text: str, names: list[str]
+) -> None:
+    # a capitalised -ly word is an adverb only opening a text before a comma
+    assert names_in(text) == names

@@ -10,14 +10,15 @@ state what is asked. A claim names a side by the words no other side has.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from assay.answers.ranking import Ranked
-from assay.answers.spans import PLACE_CUES, QUANTITY, YEAR, Span, echoes, word_matches
-from assay.reading.names import names_in
-from assay.reading.questions import Shape
-from assay.text import content_words, raw_words, word_set
+from assay.answers.spans import Span
+from assay.reading.names import names_in, naming_words
+from assay.reading.places import BROADEST_PLACES, PLACES, shared_places
+from assay.reading.questions import Shape, echoes, same_what
+from assay.reading.values import first_value
+from assay.text import content_words, word_set
 
 _ASKING = word_set("both also same either one")
 
@@ -44,9 +45,10 @@ def yes_no(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None
             else measured[0] > measured[1]
         )
         return Span("yes" if first_wins else "no", basis)
-    attribute = _same_what(question)
-    if attribute in _PLACES:
-        shared = _shared_places(evidence, broadest_counts=attribute in _BROADEST_PLACES)
+    attribute = same_what(question)
+    if attribute in PLACES:
+        texts = [[item.claim.text for item in claims[:3]] for claims in evidence]
+        shared = shared_places(texts, broadest_counts=attribute in BROADEST_PLACES)
         return Span("yes" if shared else "no", basis)
     if attribute:
         values = [_values(claims, question) for claims in evidence]
@@ -87,85 +89,13 @@ def _about(thing: str, ranked: Sequence[Ranked], sides: Sequence[str] = ()) -> l
     wanted = set(content_words(thing))
     others = set().union(*(content_words(s) for s in sides if s != thing))
     wanted = (wanted - others) or wanted
-    return [r for r in ranked if len(wanted & _naming(thing, r.claim.text)) * 2 > len(wanted)]
-
-
-def _naming(thing: str, text: str) -> set[str]:
-    """The words of ``text`` that can name ``thing``: a word ``thing`` capitalises counts
-    only where ``text`` uses it in a name, so "the largest publishing house in Denmark"
-    does not name "Larkspur Publishing House"; its other words count anywhere."""
-    named = {w for n in names_in(text) for w in content_words(n)}
-    proper = {w for n in names_in(thing) for w in content_words(n)}
-    return {w for w in content_words(text) if w not in proper or w in named}
-
-
-_BROADEST_PLACES = frozenset(("country", "nation", "continent"))
-"""Places that close a chain ("Brannock County, Ohio, United States")."""
-_PLACES = _BROADEST_PLACES | {
-    *("state", "province", "region", "county", "prefecture", "territory"),
-    *("city", "town", "village", "municipality", "district"),
-}
-
-
-def _same_what(question: str) -> str:
-    """What "the same …" asks for ("state" in "in the same state?"), or "" if it does not."""
-    tokens = raw_words(question.lower())
-    if "same" not in tokens[:-1]:
-        return ""
-    word = tokens[tokens.index("same") + 1]
-    return word[:-1] if word.endswith("s") and word[:-1] in _PLACES else word
-
-
-def _shared_places(evidence: Sequence[Sequence[Ranked]], *, broadest_counts: bool) -> set[str]:
-    """The places every side's claims locate it in ("… located in Brannock County, Ohio,
-    United States"). Asked for a state or a city, a name that closes the chains of
-    both sides (the country both are in) is not a shared state."""
-    chains = [[_place_chain(item.claim.text) for item in claims[:3]] for claims in evidence]
-    places: list[set[str]] = [{name for chain in side for name in chain} for side in chains]
-    shared = places[0].intersection(*places[1:])
-    if broadest_counts:
-        return shared
-    broadest = [{chain[-1] for chain in side if chain} for side in chains]
-    return shared - broadest[0].intersection(*broadest[1:])
-
-
-def _place_chain(text: str) -> list[str]:
-    """The names right after the first place cue ("in", "located in", "based in") that
-    one is, chained by commas: "in Rapides Parish, Louisiana, United States", "in
-    southeastern Jiangsu province, China". A cue inside a name ("University of …") is not one.
-    """
-    matches = word_matches(text)
-    for index, match in enumerate(matches):
-        inside_name = index > 0 and matches[index - 1].group()[0].isupper()
-        if match.group().lower() not in PLACE_CUES or inside_name:
-            continue
-        rest, cursor = text[match.end() :], 0
-        chain: list[str] = []
-        for name in names_in(rest):
-            at = rest.find(name, cursor)
-            gap = _CHAIN_GAP if chain else _CHAIN_START
-            if not gap.fullmatch(rest[cursor:at]):
-                break
-            chain.append(name.lower())
-            cursor = at + len(name)
-        if chain:
-            return chain
-    return []
-
-
-_CHAIN_START = re.compile(r"\s+(?:[a-z]+\s+){0,2}")  # "in southeastern Jiangsu", "in the US"
-_CHAIN_GAP = re.compile(r"(?:\s+[a-z]+)?,\s*(?:(?:in|of)\s+)?")  # "Jiangsu province, China"
+    return [r for r in ranked if len(wanted & naming_words(thing, r.claim.text)) * 2 > len(wanted)]
 
 
 def _measure(direction: str, claims: Sequence[Ranked]) -> float | None:
-    """The first year (for earlier/later) or number (more/less) the best claim states."""
-    for item in claims[:2]:
-        pattern = YEAR if direction in ("earlier", "later") else QUANTITY
-        for match in pattern.finditer(item.claim.text):
-            digits = re.sub(r"[^\d.]", "", match.group())
-            if digits.strip("."):
-                return float(digits.strip("."))
-    return None
+    """The first year (for earlier/later) or number (more/less) the best claims state."""
+    years = direction in ("earlier", "later")
+    return first_value([item.claim.text for item in claims[:2]], years=years)
 
 
 def _values(claims: Sequence[Ranked], question: str) -> set[str]:

@@ -17,7 +17,7 @@ from functools import cache
 from importlib import resources
 
 from assay.claims.relevance import recorded_relevant
-from assay.reading.names import names_in
+from assay.reading.names import subject
 from assay.reading.relevance import relevance, relevances
 from assay.store.claims import ClaimRecord
 from assay.text import content_words
@@ -53,7 +53,7 @@ def usable(claims: Sequence[ClaimRecord]) -> list[ClaimRecord]:
 
 def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
     """``claims`` that share words with ``question`` (directly or through a claim naming
-    their subject), best first; among equals, the one earlier in its page.
+    their subject), best first; among equals, the one recorded first.
 
     The score is a weighted mean (``relevance_share``, fitted) of the claim's relevance and
     the share of the question's words it contains weighed by their rarity among these
@@ -82,13 +82,7 @@ def rank(question: str, claims: Sequence[ClaimRecord]) -> list[Ranked]:
         if best.score > 0:
             ranked.append(best)
     order = {c.id: n for n, c in enumerate(claims)}
-    return sorted(ranked, key=lambda r: (-round(r.score, 6), _position(r.claim), order[r.claim.id]))
-
-
-def _position(claim: ClaimRecord) -> int:
-    """Where the claim's quote starts in its source: among equals, what a page says first
-    (its lead, where pages define their subject) goes first."""
-    return min((e.start for e in claim.evidence), default=0)
+    return sorted(ranked, key=lambda r: (-round(r.score, 6), order[r.claim.id]))
 
 
 def _rarity(question: str, claims: Sequence[ClaimRecord]) -> dict[str, float]:
@@ -112,9 +106,3 @@ def _mean(meaning: float, text: str, rarity: dict[str, float]) -> float:
     rare = sum(w for word, w in rarity.items() if word in present) / total if total else 0.0
     share = fitted("relevance_share")
     return share * meaning + (1 - share) * rare
-
-
-def subject(text: str) -> str:
-    """The name a claim opens with (its subject), or ""."""
-    names = names_in(text)
-    return names[0] if names and 0 <= text.find(names[0]) <= len("The ") else ""

@@ -17,42 +17,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.answers.ranking import Ranked, fitted, subject
-from assay.reading.names import names_in
-from assay.reading.questions import Shape
-from assay.text import STOP_WORDS, content_words, raw_words, stem, word_set
+from assay.answers.ranking import Ranked, fitted
+from assay.reading.names import name_words, names_at, subject
+from assay.reading.questions import (
+    Description,
+    Shape,
+    described_by,
+    echoes,
+    fills_slot,
+    question_slot,
+    states,
+)
+from assay.reading.values import YEAR, dated_subject, dates_in, event_key, quantities_in
+from assay.text import content_words, stem
 
-_MONTHS = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
-)
-_DATE = re.compile(
-    rf"\b(?:\d{{1,2}} {_MONTHS},? \d{{3,4}}|{_MONTHS} \d{{1,2}},? \d{{3,4}}|{_MONTHS} \d{{3,4}}|"
-    r"\d{1,2}(?:st|nd|rd|th) century|1\d{3}|20\d{2}|\d{3,4}s)\b"
-)
-_DATED_SUBJECT = re.compile(
-    r"^([^.;]{1,80}?) (?:is|was) (?:an?|the) (?:[A-Z][a-z]+ )?(?:1\d{3}|20\d{2}) [A-Za-z]"
-)  # "X is a 1998 book", "Y was a 2004 American film": the year the subject came out
-_EVENT_SYNONYMS = (
-    "found form establish create start launch incorporate",
-    "release publish issue premiere debut air",
-    "open inaugurate",
-    "develop originate",
-    "build construct erect",
-    "bear born",
-    "die",
-    "write compose",
-)
-_EVENT_WORDS = {stem(w): stem(group.split()[0]) for group in _EVENT_SYNONYMS for w in group.split()}
-YEAR = re.compile(r"\b(?:1\d{3}|20\d{2})\b")
-QUANTITY = re.compile(
-    r"\b\d[\d,.]*(?: (?:million|billion|thousand|hundred|percent|per cent))?"
-    r"|\b(?:once|twice|thrice|(?:one|two|three|four|five|six|seven|eight|nine|ten)-time)\b",
-    re.IGNORECASE,
-)
-_UNIT = re.compile(r" (?!and\b|or\b|in\b|of\b|the\b)[a-z]+\b")
 _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
-PLACE_CUES = word_set("in at from near of based born located headquartered")
 _COUNTING = {stem(w) for w in ("many", "much", "time", "number", "amount", "total")}
 CANDIDATE_CLAIMS = 6  # how many of the best ranked claims are read for a span
 _DEFINITION_CLAIMS = 10  # a claim defining its subject as asked is read from further down
@@ -70,11 +49,11 @@ class Span:
 def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:
     asked = set(content_words(question))
     # the words that say what is asked ("founded", "father"), not the names it gives
-    asking = asked - {w for n in names_in(question, skip_first=True) for w in content_words(n)}
+    asking = asked - name_words(question)
     # a bridge (the subject a two-claim chain passes through) leads to the answer
     bridges = {subject(r.claim.text) for r in ranked[:CANDIDATE_CLAIMS] if len(r.basis) > 1}
     best: tuple[float, str, tuple[str, ...]] | None = None
-    described = _described(question) if shape.kind in ("who", "what", "where") else None
+    described = described_by(question) if shape.kind in ("who", "what", "where") else None
     definitions = {
         item.claim.id: _defined_subject(item.claim.text, described)
         for item in ranked[:_DEFINITION_CLAIMS]
@@ -86,7 +65,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
         if index < CANDIDATE_CLAIMS or definitions.get(item.claim.id, ("", 0))[0]
     ]
     scale = fitted("distance_scale")
-    slot = _slot(question) if shape.kind in ("who", "what", "where") else None
+    slot = question_slot(question) if shape.kind in ("who", "what", "where") else None
     for item in candidates:
         text = item.claim.text
         defined, shared = definitions.get(item.claim.id, ("", 0))
@@ -99,7 +78,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
             bridge = span in bridges and span != defined  # defined as asked: the answer
             if shape.kind in ("who", "where", "what") and (echoes(span, asked) or bridge):
                 continue
-            if shape.kind in ("when", "number") and _given(span, question):
+            if shape.kind in ("when", "number") and states(question, span):
                 continue  # "… is a 2016 film, a remake of a film released in which year?"
             outside = [a for a in anchors if not start <= a < start + len(span)]
             distance = min((abs(start - a) for a in outside), default=len(text))
@@ -115,9 +94,7 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
             } & asking
             # a subject defined as asked is the slot's filler, whatever stands around it
             fills = (
-                _BOTH_SIDES
-                if span == defined
-                else _fills_slot(slot, text, start, start + len(span))
+                _BOTH_SIDES if span == defined else fills_slot(slot, text, start, start + len(span))
             )
             score = item.score * bonus * (1 + len(near)) * fills / (1 + distance / scale)
             if best is None or score > best[0]:
@@ -125,67 +102,14 @@ def best_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | N
     return Span(best[1], best[2]) if best else None
 
 
-_WHICH = re.compile(r"\b(?:which|what)(?: (?:is|was|are|were))?(?: (?:an?|the))?\b(.*)", re.I)
 _DEFINITION = re.compile(r" (?:is|was|are|were) (?:an?|the) (.+)")
 _DESCRIPTOR_WORDS = 3  # "Canadian actress known for …": a class and two of its features
 
 
-@dataclass(frozen=True)
-class _Description:
-    """What a "which …"/"what …" question asks for: the noun phrase right after it
-    ("Danish heavy metal band") and all the words that follow ("… from Copenhagen")."""
-
-    phrase: frozenset[str]
-    words: frozenset[str]
+_BOTH_SIDES = 3  # what fills_slot gives a span whose neighbours repeat both sides
 
 
-_WH_WORDS = word_set("what which who whom where")
-_SLOT_WORDS = 2  # content words read on each side of the question's "what"
-_SLOT_WINDOW = 4  # tokens read on each side of a candidate span
-
-
-def _slot(question: str) -> set[str]:
-    """The words right before and right after the question's "what"/"who" ("starred" and
-    "seven years" in "… starred in what for seven years?"). A span's neighbours may repeat
-    them on either side: "who wrote a song" is filled by "a song written by X"."""
-    tokens = raw_words(question)
-    at = next((i for i, t in enumerate(tokens) if t.lower() in _WH_WORDS), None)
-    if at is None:
-        return set()
-    before = [s for t in tokens[max(0, at - 3) : at] for s in content_words(t)]
-    after = [s for t in tokens[at + 1 : at + 4] for s in content_words(t)]
-    return set(before[-_SLOT_WORDS:]) | set(after[:_SLOT_WORDS])
-
-
-_BOTH_SIDES = 3  # what _fills_slot gives a span whose neighbours repeat both sides
-
-
-def _fills_slot(slot: set[str] | None, text: str, start: int, end: int) -> int:
-    """1, plus 1 for each side of a span whose neighbours repeat the words around the
-    question's slot ("starred in the sitcom "Mad About You" for seven years": both sides)."""
-    if slot is None:
-        return 1
-    before = {s for t in raw_words(text[:start])[-_SLOT_WINDOW:] for s in content_words(t)}
-    after = {s for t in raw_words(text[end:])[:_SLOT_WINDOW] for s in content_words(t)}
-    return 1 + bool(slot & before) + bool(slot & after)
-
-
-def _described(question: str) -> _Description:
-    match = _WHICH.search(question)
-    if match is None:
-        return _Description(frozenset(), frozenset())
-    after = raw_words(match.group(1))
-    phrase: list[str] = []
-    for word in after:
-        if word.lower() in STOP_WORDS - {"and"}:
-            break
-        phrase.append(word)
-    return _Description(
-        frozenset(content_words(" ".join(phrase))), frozenset(content_words(match.group(1)))
-    )
-
-
-def _defined_subject(text: str, described: _Description) -> tuple[str, int]:
+def _defined_subject(text: str, described: Description) -> tuple[str, int]:
     """The subject of a claim that defines it as the question's noun phrase ("Gerald
     McRaney (born 1947) is an American television and movie actor"), with how many of the
     question's words the definition shares; ("", 0) when it does not define it so."""
@@ -210,56 +134,24 @@ def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bo
     the politician premier?"."""
     stems = set(content_words(text))
     if shape.event:
-        event = _event_key(stem(shape.event))
-        dated = _DATED_SUBJECT.search(text)
+        event = event_key(stem(shape.event))
         # the subject dated must be one the question names, not "Harbour Lights is a 2003 film"
-        named = dated is not None and bool(set(content_words(dated.group(1))) & asked)
-        return event in {_event_key(s) for s in stems} or named
+        named = bool(set(content_words(dated_subject(text))) & asked)
+        return event in {event_key(s) for s in stems} or named
     wanted = asking - _COUNTING
     return len(wanted & stems) * 2 >= len(wanted)
 
 
-def _given(span: str, question: str) -> bool:
-    """Whether the question itself states ``span``, or the year of the date it is."""
-    years = YEAR.findall(span)
-    wanted = years[-1:] if years and not YEAR.fullmatch(span) else [span]
-    return any(re.search(rf"\b{re.escape(w)}\b", question) for w in wanted)
-
-
-def _event_key(word_stem: str) -> str:
-    return _EVENT_WORDS.get(word_stem, word_stem)
-
-
 def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
     if shape.kind == "when":
-        return [(m.start(), m.group()) for m in _DATE.finditer(text)]
+        return dates_in(text)
     if shape.kind == "number":
-        # the day of "25 April 1845" is no count
-        dated = [m.span() for m in _DATE.finditer(text) if re.search(r"[A-Za-z]", m.group())]
-        quantities = []
-        for match in QUANTITY.finditer(text):
-            ordinal = text[match.end() : match.end() + 2] in ("st", "nd", "rd", "th")
-            if ordinal or any(start <= match.start() < end for start, end in dated):
-                continue  # "the 27th consecutive time" counts nothing either
-            unit = _UNIT.match(text, match.end()) if shape.direction == "measure" else None
-            span = match.group() + (unit.group() if unit else "")
-            quantities.append((match.start(), span.rstrip(".,")))
-        return quantities
-    found: list[tuple[int, str]] = []
-    cursor = 0
-    for name in names_in(text, skip_first=False):
-        at = text.find(name, cursor)
-        if at >= 0:
-            region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
-            found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
-            cursor = at + len(name)
+        return quantities_in(text, with_unit=shape.direction == "measure")
+    found = []
+    for at, name in names_at(text):
+        region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
+        found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
     return found
-
-
-def echoes(span: str, asked: set[str]) -> bool:
-    """Whether a span only repeats the question (its words are all in the question)."""
-    words = content_words(span)
-    return not words or all(w in asked for w in words)
 
 
 _TOKEN = re.compile(r"[^\W_]+")

@@ -29,7 +29,7 @@ from assay.text import (
     split_sentences,
 )
 
-MIN_WORDS = 6
+MIN_WORDS = 5
 MAX_WORDS = 60
 _K1 = 1.2
 _B = 0.75

@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 import re
 
-from assay.text import stop_words
+from assay.reading.values import MONTH_NAMES
+from assay.text import content_words, stop_words
 
-_NOT_A_NAME = re.compile(
-    r"[A-Z][a-z]+ly|(?:January|February|March|April|May|June|July|August|September|October|"
-    r"November|December)(?: \d+)*"
-)  # "Additionally" opening a sentence; a date is not a name
+_NOT_A_NAME = re.compile(rf"{MONTH_NAMES}(?: \d+)*")  # a date is not a name
+_ADVERB = re.compile(r"[A-Z][a-z]+ly,")
+"""A sentence adverb ("Additionally, …"): a capitalised word in -ly that a comma follows
+at the start of a text. Anywhere else such a word is a name ("Italy", "Emily", a town)."""
 _KEPT = frozenset({"one", "two"})  # "Two Moons Press" keeps its "Two"
 AUXILIARIES = frozenset(  # the verbs a yes/no question opens with
     [
@@ -76,7 +77,11 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
         # after a connector: "London on 27 September" is a place, then a date.
         numbered = token[0].isdigit() and bool(current) and current[-1].lower() not in _CONNECTORS
         capital = token[0].isupper() or numbered
+        if current and current[-1].lower() in _CONNECTORS and re.fullmatch(MONTH_NAMES, token):
+            close()  # nor a month: "New York City on April 30" is a place, then a date
         if position == 0 and skip_first and token.lower() in stops | AUXILIARIES:
+            capital = False
+        if position == 0 and _ADVERB.match(text, start):
             capital = False
         if capital:
             current.append(token.rstrip("."))
@@ -87,3 +92,34 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
         previous_end = start + len(token)
     close()
     return [n for n in found if n.lower() not in stops and not _NOT_A_NAME.fullmatch(n)]
+
+
+def subject(text: str) -> str:
+    """The name a sentence opens with (its subject), or ""."""
+    names = names_in(text)
+    return names[0] if names and 0 <= text.find(names[0]) <= len("The ") else ""
+
+
+def names_at(text: str) -> list[tuple[int, str]]:
+    """The names of ``text`` (``names_in``), each with where it starts."""
+    found, cursor = [], 0
+    for name in names_in(text):
+        at = text.find(name, cursor)
+        if at >= 0:
+            found.append((at, name))
+            cursor = at + len(name)
+    return found
+
+
+def name_words(question: str) -> set[str]:
+    """The content words of the names a question gives (its first word aside)."""
+    return {w for n in names_in(question, skip_first=True) for w in content_words(n)}
+
+
+def naming_words(thing: str, text: str) -> set[str]:
+    """The words of ``text`` that can name ``thing``: a word ``thing`` capitalises counts
+    only where ``text`` uses it in a name, so "the largest publishing house in Denmark"
+    does not name "Larkspur Publishing House"; its other words count anywhere."""
+    named = {w for n in names_in(text) for w in content_words(n)}
+    proper = {w for n in names_in(thing) for w in content_words(n)}
+    return {w for w in content_words(text) if w not in proper or w in named}

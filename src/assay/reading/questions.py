@@ -14,11 +14,24 @@ from typing import Literal
 from assay.language.cues import english_cues
 from assay.reading.names import AUXILIARIES as _AUXILIARIES
 from assay.reading.names import names_in
-from assay.text import content_words, raw_words
+from assay.reading.places import PLACES
+from assay.reading.values import YEAR
+from assay.text import STOP_WORDS, content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
 
-__all__ = ["Kind", "Shape", "shape_of"]
+__all__ = [
+    "Description",
+    "Kind",
+    "Shape",
+    "described_by",
+    "echoes",
+    "fills_slot",
+    "question_slot",
+    "same_what",
+    "shape_of",
+    "states",
+]
 
 _WHEN = re.compile(r"^when\b|\b(?:what|which|in what|in which) (?:year|date|decade|century)\b")
 _EVENT_BEFORE_FRAME = re.compile(
@@ -211,3 +224,82 @@ def _direction(lowered: str) -> str:
         if tokens & words:
             return direction
     return ""
+
+
+_WH_WORDS = frozenset(["what", "which", "who", "whom", "where"])
+_SLOT_WORDS = 2  # content words read on each side of the question's "what"
+
+
+def question_slot(question: str) -> set[str]:
+    """The words right before and right after the question's "what"/"who" ("starred" and
+    "seven years" in "… starred in what for seven years?"). A span's neighbours may repeat
+    them on either side: "who wrote a song" is filled by "a song written by X"."""
+    tokens = raw_words(question)
+    at = next((i for i, t in enumerate(tokens) if t.lower() in _WH_WORDS), None)
+    if at is None:
+        return set()
+    before = [s for t in tokens[max(0, at - 3) : at] for s in content_words(t)]
+    after = [s for t in tokens[at + 1 : at + 4] for s in content_words(t)]
+    return set(before[-_SLOT_WORDS:]) | set(after[:_SLOT_WORDS])
+
+
+_WHICH = re.compile(r"\b(?:which|what)(?: (?:is|was|are|were))?(?: (?:an?|the))?\b(.*)", re.I)
+
+
+@dataclass(frozen=True)
+class Description:
+    """What a "which …"/"what …" question asks for: the noun phrase right after it
+    ("Danish heavy metal band") and all the words that follow ("… from Copenhagen")."""
+
+    phrase: frozenset[str]
+    words: frozenset[str]
+
+
+def described_by(question: str) -> Description:
+    """The :class:`Description` of what ``question`` asks for (empty for no "which"/"what")."""
+    match = _WHICH.search(question)
+    if match is None:
+        return Description(frozenset(), frozenset())
+    phrase: list[str] = []
+    for word in raw_words(match.group(1)):
+        if word.lower() in STOP_WORDS - {"and"}:
+            break
+        phrase.append(word)
+    return Description(
+        frozenset(content_words(" ".join(phrase))), frozenset(content_words(match.group(1)))
+    )
+
+
+def same_what(question: str) -> str:
+    """What "the same …" asks for ("state" in "in the same state?"), or "" if it does not."""
+    tokens = raw_words(question.lower())
+    if "same" not in tokens[:-1]:
+        return ""
+    word = tokens[tokens.index("same") + 1]
+    return word[:-1] if word.endswith("s") and word[:-1] in PLACES else word
+
+
+_SLOT_WINDOW = 4  # tokens read on each side of a candidate span
+
+
+def fills_slot(slot: set[str] | None, text: str, start: int, end: int) -> int:
+    """1, plus 1 for each side of ``text[start:end]`` whose neighbours repeat the words around
+    the question's slot ("starred in the sitcom "Mad About You" for seven years": both)."""
+    if slot is None:
+        return 1
+    before = {s for t in raw_words(text[:start])[-_SLOT_WINDOW:] for s in content_words(t)}
+    after = {s for t in raw_words(text[end:])[:_SLOT_WINDOW] for s in content_words(t)}
+    return 1 + bool(slot & before) + bool(slot & after)
+
+
+def echoes(span: str, asked: set[str]) -> bool:
+    """Whether a span only repeats the question (its words are all in the question)."""
+    words = content_words(span)
+    return not words or all(w in asked for w in words)
+
+
+def states(question: str, span: str) -> bool:
+    """Whether the question itself states ``span``, or the year of the date it is."""
+    years = YEAR.findall(span)
+    wanted = years[-1:] if years and not YEAR.fullmatch(span) else [span]
+    return any(re.search(rf"\b{re.escape(w)}\b", question) for w in wanted)

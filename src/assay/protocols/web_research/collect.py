@@ -22,13 +22,14 @@ import asyncio
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from assay.claims.standalone import page_subject
 from assay.engines.extractive.asking import strategy_queries
 from assay.engines.extractive.planner import expand_queries
 from assay.gather.reader import ReadSource
 from assay.gather.search.web_search import MAX_QUERIES, MAX_QUERY_CHARS, MIN_QUERIES
 from assay.gather.session import GatherSession
 from assay.protocols.web_research.results import Skipped, SourceFindings, WebResearchRequest
-from assay.text import content_words
+from assay.reading.relevance import best_relevance
 
 Process = Callable[[ReadSource], Awaitable[SourceFindings | None]]
 MORE_SEARCHES = 2
@@ -59,14 +60,15 @@ def search_queries(topic: str, keywords: Sequence[str]) -> tuple[list[str], list
     return queries, warnings
 
 
-def relevant(topic: str, keywords: Sequence[str], text: str) -> bool:
-    """Whether a page a search found is about the topic: it has at least half of the
-    topic's content words, or every content word of one keyword."""
-    present = set(content_words(text))
-    wanted = set(content_words(topic))
-    if wanted and 2 * len(wanted & present) >= len(wanted):
-        return True
-    return any(words and words <= present for words in (set(content_words(k)) for k in keywords))
+LEAD_CHARS = 1_000  # a page's relevance is read on its title and its lead, as research's is
+
+
+def relevant(topic: str, keywords: Sequence[str], text: str, title: str = "") -> bool:
+    """Whether a page a search found is about the topic or one of its keywords, read by
+    meaning on its title and lead (``reading.relevance``: the words it shares with them
+    are one feature of the fitted score, never the decision on their own)."""
+    lead = text[:LEAD_CHARS]
+    return best_relevance([topic, *keywords], lead, title=page_subject(title)).relevant
 
 
 @dataclass
@@ -204,6 +206,7 @@ def _unusable(
     for used in out.findings:
         if used.record.id == read.record.id:
             return f"the same page as {used.url}"
-    if searched and not relevant(request.topic, request.keywords, read.text):
-        return "not about the topic (a search result without its key words)"
+    title = read.record.title or ""
+    if searched and not relevant(request.topic, request.keywords, read.text, title):
+        return "not about the topic (a search result its title and lead do not speak to)"
     return None
