@@ -93,6 +93,17 @@ def test_code_vetoes_whatever_the_model_scores() -> None:
     assert off_topic.label == "NOT_ENOUGH_INFO"
 
 
+def test_a_heading_never_supports_however_close_its_meaning() -> None:
+    """A heading names a section ("Sea ice: what shrinks and what does not"); it states
+    nothing, so it is never a quote for a SUPPORTS."""
+    judge = ExtractiveJudge(similarity=Aligned("shrinks"), model=by_cosine(0.5))
+    evidence = "## Arctic sea ice: what shrinks and what does not\n\nPolar bears hunt seals."
+    verdict = judge.decide("Arctic sea ice shrinks.", evidence)
+    assert verdict.label == "NOT_ENOUGH_INFO", verdict.rationale
+    stated = judge.decide("Arctic sea ice shrinks.", "Arctic sea ice shrinks every summer.")
+    assert stated.label == "SUPPORTS"
+
+
 def test_the_setting_chooses_the_stored_model(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(DECISION_VARIABLE, raising=False)
     judge = ExtractiveJudge()

@@ -239,15 +239,19 @@ class ExtractiveJudge:
         model: JudgeModel,
     ) -> Verdict:
         """SUPPORTS from the shortlisted sentence the model finds most likely to entail the
-        claim, when it clears the fitted bar; only sentences code does not block, and that
-        hold enough of the claim's words to pass ``claims.vetoes``' off-topic rule."""
+        claim, when it clears the fitted bar; only sentences code does not block, that are
+        no heading (a section's name, "Run files: what verify proves", states nothing), and
+        that hold enough of the claim's words to pass ``claims.vetoes``' off-topic rule."""
         import numpy as np
 
         assert isinstance(self._similarity, Vectors)
+        headings = {s.start for s in sentences if s.kind == "heading"}  # names, never states
         readings = [
             r
             for r in self._singles(claim, stems, evidence, sentences)
-            if not r.blocked and coverage(claim, evidence[r.start : r.end]) >= MIN_QUOTE_RELEVANCE
+            if not r.blocked
+            and r.start not in headings
+            and coverage(claim, evidence[r.start : r.end]) >= MIN_QUOTE_RELEVANCE
         ]
         if not readings:
             return Verdict("NOT_ENOUGH_INFO", "", True, "no sentence code lets support it")
