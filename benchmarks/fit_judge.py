@@ -1,24 +1,21 @@
-"""Fit the extractive judge's SUPPORTS / REFUTES decision (``engines/extractive/data/judge.json``).
+"""Fit the extractive judge's entailment model (``engines/extractive/data/judge.json``).
 
 Climate-FEVER gives each claim five evidence sentences labelled SUPPORTS / REFUTES /
 NOT_ENOUGH_INFO. Every (claim, sentence) pair of the TUNE half (lines 0-384,
-benchmarks/README.md "Splits") is read by the product's judge (``ExtractiveJudge.read``,
-with the bundled embedder) and turned into ``judge.features``: coverage, embedding cosine,
-density, numbers agreeing / missing / conflicting, polarity mixed / flipped, a slot
-conflict. Two logistic models are fitted by plain gradient descent (numpy, deterministic,
-small L2): SUPPORTS against the rest over all pairs, and REFUTES against the rest over the
-pairs where code sees a disagreement (``judge.visibly_refuting``), since a refutation
-stands only on one. Each bar is the lowest score whose confident verdicts keep the
-class's precision on the tune half at least the hand-set judge's there (and at least
-``PRECISION_FLOOR``): recall is bought only where precision holds. The REFUTES model is
-fitted and reported but stored only with ``--with-refutes``: on the held-out half it
-refuted less precisely than the hand-set rule, which therefore still decides REFUTES.
+benchmarks/README.md "Splits") is read as the product reads a sentence: the scalar
+signals of ``judge.scalars`` (coverage, cosine, density, numbers, polarity, slot conflict,
+a question, a missing claim name) and the MiniLM vectors u (claim) and v (sentence), whose
+pair head is ``[u * v, |u - v|]``. A multinomial logistic (SUPPORTS / REFUTES / NEI) is
+fitted with numpy (Adam, inputs standardised; L2 on the scalar weights ``L2_SCALARS``, on
+the head's weights chosen from ``L2_HEAD`` by 5-fold cross-validation inside the tune half,
+grouped by claim, by log-loss). The same CV is printed for the scalar inputs alone, so the
+head is kept only where it earns it.
 
-The script prints pair-level precision / recall per class on both halves, the fitted
-judge beside the hand-set one, as the engine counts them (a verdict not confident counts
-as NOT_ENOUGH_INFO).
+The SUPPORTS bar is not chosen here: ``benchmarks/cf_replay.py --write`` chooses it through
+the lab's recorded runs (claim level); a refit keeps the stored bar. Pair-level precision /
+recall per class is printed for both halves, as the product's judge labels each pair.
 
-    python benchmarks/fit_judge.py [--data PATH] [--with-refutes]   # fit, write, report
+    python benchmarks/fit_judge.py [--data PATH]            # fit, write, report
     python benchmarks/fit_judge.py --report [--data PATH]   # report the stored model only
 """
 
@@ -35,10 +32,10 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from assay.claims.judge import Verdict
+from assay.claims.disagreement import stems_of
 from assay.engines.extractive import ExtractiveJudge
-from assay.engines.extractive.fitted import FEATURES, JudgeModel, Logistic, fitted_judge_model
-from assay.engines.extractive.judge import Reading, Similarity, features, visibly_refuting
+from assay.engines.extractive.fitted import CLASSES, SCALARS, fitted_judge_model
+from assay.engines.extractive.judge import _read, scalars
 from assay.reading.embed import default_embedder
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,11 +52,11 @@ DATA = (
 )
 OUT = ROOT / "src" / "assay" / "engines" / "extractive" / "data" / "judge.json"
 TUNE_LINES = 385  # ceil(769 / 2): benchmarks/README.md, "Splits"
-LABELS = ("SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO")
-PRECISION_FLOOR = 0.7
-MARGIN = 0.05
-STEPS = 20000
-L2 = 1e-3
+LABELS = CLASSES
+L2_SCALARS = 0.01
+L2_HEAD = (0.3, 1.0, 3.0)
+FOLDS = 5
+STEPS = 800
 
 
 @dataclass(frozen=True)
@@ -87,58 +84,86 @@ def pairs(path: Path, half: str) -> list[Pair]:
     return found
 
 
-@dataclass(frozen=True)
-class Half:
-    pairs: list[Pair]
-    readings: list[Reading | None]
-    x: NDArray[np.float64]
-    refuting: NDArray[np.bool_]
-    rules: list[str]
-    """The hand-set judge's labels, as the engine counts them (confident only)."""
-
-    def gold(self, label: str) -> NDArray[np.float64]:
-        return np.array([float(p.label == label) for p in self.pairs])
-
-
-def read_half(similarity: Similarity, found: list[Pair]) -> Half:
-    """Each pair read as the fitted product reads it (a sentence pair's cosine included:
-    the reading depends on there being a model, not on its weights), and labelled by the
-    hand-set judge."""
-    reader, judge = (
-        ExtractiveJudge(similarity=similarity, model="fitted"),
-        ExtractiveJudge(similarity=similarity, model=None),
-    )
-    readings = [reader.read(p.claim, p.evidence) for p in found]
-    zero = [0.0] * len(FEATURES)
-    x = np.array([features(r) if r else zero for r in readings])
-    refuting = np.array([bool(r and visibly_refuting(r)) for r in readings])
-    rules = [counted(judge.decide(p.claim, p.evidence)) for p in found]
-    return Half(found, readings, x, refuting, rules)
+def inputs(
+    found: Sequence[Pair],
+) -> tuple[NDArray[np.float64], NDArray[np.int64], NDArray[np.int64]]:
+    """Each pair's model inputs (``judge.scalars``, then ``u * v`` and ``|u - v|``), its
+    class index and its claim's index (for grouped folds)."""
+    embedder = default_embedder()
+    texts = list(dict.fromkeys([t for p in found for t in (p.claim, p.evidence)]))
+    vector = dict(zip(texts, embedder.embed(texts), strict=True))
+    rows, claims = [], {c: i for i, c in enumerate(dict.fromkeys(p.claim for p in found))}
+    for p in found:
+        u, v = vector[p.claim], vector[p.evidence]
+        stems = stems_of(p.claim)
+        if stems:
+            reading = _read(p.claim, stems, p.evidence, 0, len(p.evidence))
+            reading = dataclasses.replace(reading, similarity=float(u @ v))
+            values = scalars(p.claim, reading, p.evidence)
+        else:
+            values = [0.0] * len(SCALARS)
+        rows.append(np.r_[values, u * v, np.abs(u - v)])
+    y = np.array([LABELS.index(p.label) for p in found])
+    return np.array(rows), y, np.array([claims[p.claim] for p in found])
 
 
-def counted(verdict: Verdict) -> str:
-    return verdict.label if verdict.confident else "NOT_ENOUGH_INFO"
+def fit(
+    x: NDArray[np.float64], y: NDArray[np.int64], l2: NDArray[np.float64]
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Multinomial logistic by Adam from zero (deterministic), ``l2`` per input."""
+    targets = np.eye(len(LABELS))[y]
+    weights, bias = np.zeros((x.shape[1], len(LABELS))), np.zeros(len(LABELS))
+    moments = [np.zeros_like(weights), np.zeros_like(bias)]
+    squares = [np.zeros_like(weights), np.zeros_like(bias)]
+    for step in range(1, STEPS + 1):
+        error = probabilities(x, weights, bias) - targets
+        grads = (x.T @ error / len(y) + l2[:, None] * weights, error.mean(axis=0))
+        for i, (param, grad) in enumerate(zip((weights, bias), grads, strict=True)):
+            moments[i] = 0.9 * moments[i] + 0.1 * grad
+            squares[i] = 0.999 * squares[i] + 0.001 * grad * grad
+            m, s = moments[i] / (1 - 0.9**step), squares[i] / (1 - 0.999**step)
+            param -= 0.05 * m / (np.sqrt(s) + 1e-8)
+    return weights, bias
 
 
-def fit(x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Logistic regression by full-batch gradient descent from zero: deterministic."""
-    design = np.c_[x, np.ones(len(x))]
-    beta = np.zeros(design.shape[1])
-    for _ in range(STEPS):
-        p = 1 / (1 + np.exp(-design @ beta))
-        gradient = design.T @ (p - y) / len(y) + L2 * np.r_[beta[:-1], 0.0]
-        beta -= 2.0 * gradient
-    return beta
+def probabilities(
+    x: NDArray[np.float64], weights: NDArray[np.float64], bias: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    z = x @ weights + bias
+    z -= z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    result: NDArray[np.float64] = p / p.sum(axis=1, keepdims=True)
+    return result
 
 
-def decide(half: Half, model: JudgeModel) -> list[str]:
-    """The product's verdicts with ``model`` (``ExtractiveJudge.verdict``), as the engine
-    counts them."""
-    judge = ExtractiveJudge(similarity=None, model=model)
-    return [
-        counted(judge.verdict(r, p.evidence)) if r else "NOT_ENOUGH_INFO"
-        for p, r in zip(half.pairs, half.readings, strict=True)
-    ]
+def penalties(width: int, head: float) -> NDArray[np.float64]:
+    l2 = np.full(width, head)
+    l2[: len(SCALARS)] = L2_SCALARS
+    return l2
+
+
+def cross_validate(
+    x: NDArray[np.float64], y: NDArray[np.int64], groups: NDArray[np.int64], head: float
+) -> tuple[float, float]:
+    """Grouped ``FOLDS``-fold log-loss and SUPPORTS AUC of one setting (claims shuffled
+    with a fixed seed, so every pair of a claim is in one fold)."""
+    order = np.random.default_rng(0).permutation(groups.max() + 1)
+    fold = (np.argsort(order) % FOLDS)[groups]
+    predicted = np.zeros((len(y), len(LABELS)))
+    for k in range(FOLDS):
+        train, test = fold != k, fold == k
+        mean, scale = x[train].mean(axis=0), x[train].std(axis=0) + 1e-6
+        w, b = fit((x[train] - mean) / scale, y[train], penalties(x.shape[1], head))
+        predicted[test] = probabilities((x[test] - mean) / scale, w, b)
+    loss = float(-np.log(predicted[np.arange(len(y)), y] + 1e-12).mean())
+    return loss, auc(predicted[:, 0], y == 0)
+
+
+def auc(score: NDArray[np.float64], positive: NDArray[np.bool_]) -> float:
+    ranks = np.empty(len(score))
+    ranks[np.argsort(score)] = np.arange(1, len(score) + 1)
+    n = int(positive.sum())
+    return float((ranks[positive].sum() - n * (n + 1) / 2) / (n * (len(score) - n)))
 
 
 def precision_recall(
@@ -159,108 +184,75 @@ def macro_f1(
     return total / len(labels)
 
 
-def with_bar(model: JudgeModel, label: str, bar: float) -> JudgeModel:
-    part = dataclasses.replace(getattr(model, label), threshold=bar)
-    return dataclasses.replace(model, **{label: part})
-
-
-def choose_bar(half: Half, model: JudgeModel, label: str, target: float) -> tuple[float, float]:
-    """The bar giving the most recall of ``label`` on ``half`` at precision >= ``target``."""
-    gold = [p.label for p in half.pairs]
-    name = label.lower()
-    best = (1.0, -1.0)
-    for bar in np.arange(0.995, 0.04, -0.005):
-        predicted = decide(half, with_bar(model, name, round(float(bar), 3)))
-        precision, recall, n = precision_recall(predicted, gold, label)
-        if n >= 5 and precision >= target and recall > best[1]:
-            best = (round(float(bar), 3), recall)
-    return best
-
-
-def report(halves: dict[str, Half], models: dict[str, JudgeModel]) -> dict[str, object]:
+def report(path: Path) -> dict[str, object]:
+    """Pair-level figures of the stored model, as the product's judge labels each pair (a
+    verdict not confident counts as NOT_ENOUGH_INFO, as the engine counts it)."""
     figures: dict[str, object] = {}
-    print(f"{'half':5} {'judge':24} {'macroF1':>7}  "
-          + "  ".join(f"{label[:8]:>8} P / R (n)" for label in LABELS))  # fmt: skip
-    for name, half in halves.items():
-        gold = [p.label for p in half.pairs]
-        judged = [("hand-set", half.rules)] + [(k, decide(half, m)) for k, m in models.items()]
-        for judge, predicted in judged:
-            row = f"{name:5} {judge:24} {macro_f1(predicted, gold):7.3f}  "
+    judges = {"fitted": ExtractiveJudge(), "hand-set": ExtractiveJudge(model="hand-set")}
+    for half in ("tune", "held"):
+        found = pairs(path, half)
+        gold = [p.label for p in found]
+        for name, judge in judges.items():
+            verdicts = [judge.decide(p.claim, p.evidence) for p in found]
+            predicted = [v.label if v.confident else "NOT_ENOUGH_INFO" for v in verdicts]
             entry: dict[str, object] = {"macro_f1": round(macro_f1(predicted, gold), 3)}
+            row = f"{half:5} {name:9} macro-F1 {entry['macro_f1']:.3f}"
             for label in LABELS:
                 p, r, n = precision_recall(predicted, gold, label)
-                row += f"  {p:.3f} / {r:.3f} ({n:4d})"
+                row += f"  {label[:8]} {p:.3f} / {r:.3f} ({n})"
                 entry[label] = {"precision": round(p, 3), "recall": round(r, 3), "predicted": n}
-            print(row)
-            figures[f"{name} {judge}"] = entry
+            print(row, flush=True)
+            figures[f"{half} {name}"] = entry
     return figures
-
-
-def as_json(model: JudgeModel, figures: dict[str, object]) -> str:
-    def part(p: Logistic | None) -> dict[str, object] | None:
-        if p is None:
-            return None
-        return {"weights": [round(w, 4) for w in p.weights], "bias": round(p.bias, 4),
-                "threshold": p.threshold}  # fmt: skip
-
-    data = {
-        "features": list(FEATURES),
-        "supports": part(model.supports),
-        "refutes": part(model.refutes),
-        "margin": model.margin,
-        "fitted_on": model.fitted_on,
-        "figures": figures,
-    }
-    return json.dumps(data, indent=2) + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--report", action="store_true", help="report the stored model only")
-    parser.add_argument(
-        "--with-refutes", action="store_true",
-        help="store the REFUTES model too (by default REFUTES keeps the hand-set rule)",
-    )  # fmt: skip
     args = parser.parse_args()
-    embedder = default_embedder()
-    halves = {half: read_half(embedder, pairs(args.data, half)) for half in ("tune", "held")}
     if args.report:
-        report(halves, {"stored": fitted_judge_model()})
+        report(args.data)
         return
-    tune = halves["tune"]
-    usable = np.array([r is not None for r in tune.readings])
-    supports = fit(tune.x[usable], tune.gold("SUPPORTS")[usable])
-    among = usable & tune.refuting
-    refutes = fit(tune.x[among], tune.gold("REFUTES")[among])
+    x, y, groups = inputs(pairs(args.data, "tune"))
+    scalar_only = cross_validate(x[:, : len(SCALARS)], y, groups, L2_SCALARS)
+    print(f"CV scalars only: log-loss {scalar_only[0]:.4f}, SUPPORTS AUC {scalar_only[1]:.3f}")
+    scores = {}
+    for head in L2_HEAD:
+        scores[head] = cross_validate(x, y, groups, head)
+        print(f"CV with the head, L2 {head}: log-loss {scores[head][0]:.4f}, "
+              f"SUPPORTS AUC {scores[head][1]:.3f}", flush=True)  # fmt: skip
+    head = min(scores, key=lambda h: scores[h][0])
+    if scores[head][0] >= scalar_only[0]:
+        raise SystemExit("the head does not beat the scalar inputs on tune CV: nothing written")
+    mean, scale = x.mean(axis=0), x.std(axis=0) + 1e-6
+    weights, bias = fit((x - mean) / scale, y, penalties(x.shape[1], head))
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
     ).stdout.strip()
-    model = JudgeModel(
-        supports=Logistic(tuple(float(w) for w in supports[:-1]), float(supports[-1]), 1.0),
-        refutes=Logistic(tuple(float(w) for w in refutes[:-1]), float(refutes[-1]), 1.0),
-        margin=MARGIN,
-        fitted_on={
+    old = json.loads(OUT.read_text()) if OUT.exists() else {}
+    data = {
+        "scalars": list(SCALARS),
+        "classes": list(LABELS),
+        "supports_bar": old.get("supports_bar", 0.5),
+        "fitted_on": {
             "split": f"tune half: climate-fever-dev lines 0-{TUNE_LINES - 1} "
             "(benchmarks/README.md, Splits)",
             "commit": commit,
             "script": "benchmarks/fit_judge.py",
+            "l2_head": str(head),
+            "cv_log_loss": f"{scores[head][0]:.4f} (scalars only {scalar_only[0]:.4f})",
+            **{k: v for k, v in old.get("fitted_on", {}).items() if k.startswith("bar")},
         },
-    )
-    gold = [p.label for p in tune.pairs]
-    for label in ("SUPPORTS", "REFUTES"):
-        target = max(precision_recall(tune.rules, gold, label)[0], PRECISION_FLOOR)
-        bar, recall = choose_bar(tune, model, label, target)
-        print(f"{label}: bar {bar} (tune precision >= {target:.3f}, recall {recall:.3f})")
-        model = with_bar(model, label.lower(), bar)
-    print(f"supports weights {dict(zip(FEATURES, np.round(supports[:-1], 3), strict=True))}")
-    print(f"refutes weights {dict(zip(FEATURES, np.round(refutes[:-1], 3), strict=True))}")
-    stored = model if args.with_refutes else dataclasses.replace(model, refutes=None)
-    models = {"fitted SUPPORTS": dataclasses.replace(model, refutes=None),
-              "fitted SUPPORTS+REFUTES": model}  # fmt: skip
-    figures = report(halves, models)
-    OUT.write_text(as_json(stored, figures))
-    print(f"wrote {OUT.relative_to(ROOT)}")
+        "mean": [round(float(v), 6) for v in mean],
+        "scale": [round(float(v), 6) for v in scale],
+        "weights": [[round(float(v), 6) for v in row] for row in weights],
+        "bias": [round(float(v), 6) for v in bias],
+    }
+    OUT.write_text(json.dumps(data) + "\n")
+    print(f"wrote {OUT.relative_to(ROOT)} (head L2 {head})")
+    fitted_judge_model.cache_clear()
+    report(args.data)
 
 
 if __name__ == "__main__":

@@ -132,26 +132,24 @@ class CachedSimilarity:
 
 def sweep(pairs: list[tuple[str, str, str]], similarity: Similarity | None) -> None:
     gold = [g for _, _, g in pairs]
-    print(f"{'sup':>5} {'ref':>5} {'sim':>5} | {'macroF1':>7} {'P_SUP':>6} {'n_SUP':>5} "
+    print(f"{'sup':>5} {'ref':>5} | {'macroF1':>7} {'P_SUP':>6} {'n_SUP':>5} "
           f"{'P_REF':>6} {'n_REF':>5} | confident only: {'macroF1':>7} {'P_SUP':>6} {'n_SUP':>5} "
           f"{'P_REF':>6} {'n_REF':>5}")  # fmt: skip
-    similar_grid = (0.65, 0.7, 0.72, 0.75, 0.8) if similarity else (0.72,)
     for supports in (0.6, 0.7, 0.8, 0.9):
         for refutes in (0.5, 0.6, 0.7):
-            for similar in similar_grid:
-                thresholds = Thresholds(supports=supports, refutes=refutes, similar=similar)
-                verdicts = judge_all(ExtractiveJudge(thresholds, similarity), pairs)
-                row = f"{supports:>5.2f} {refutes:>5.2f} {similar:>5.2f}"
-                for predicted in (
-                    [v.label for v in verdicts],
-                    [v.label if v.confident else "NOT_ENOUGH_INFO" for v in verdicts],
-                ):
-                    f = score(gold, predicted)
-                    row += (
-                        f" | {f['macro_f1']:>7.3f} {f['P_SUPPORTS']:>6.3f} "
-                        f"{int(f['n_SUPPORTS']):>5} {f['P_REFUTES']:>6.3f} {int(f['n_REFUTES']):>5}"
-                    )
-                print(row)
+            thresholds = Thresholds(supports=supports, refutes=refutes)
+            verdicts = judge_all(ExtractiveJudge(thresholds, similarity, "hand-set"), pairs)
+            row = f"{supports:>5.2f} {refutes:>5.2f}"
+            for predicted in (
+                [v.label for v in verdicts],
+                [v.label if v.confident else "NOT_ENOUGH_INFO" for v in verdicts],
+            ):
+                f = score(gold, predicted)
+                row += (
+                    f" | {f['macro_f1']:>7.3f} {f['P_SUPPORTS']:>6.3f} "
+                    f"{int(f['n_SUPPORTS']):>5} {f['P_REFUTES']:>6.3f} {int(f['n_REFUTES']):>5}"
+                )
+            print(row)
 
 
 def main() -> None:
@@ -183,7 +181,8 @@ def main() -> None:
         tokens = totals.input_tokens + totals.output_tokens
         print(f"judge {args.model}: {tokens} tokens, {tokens / len(pairs):.0f} per pair")
     else:
-        verdicts = judge_all(ExtractiveJudge(similarity=similarity), pairs)
+        # the embedder itself (it caches), so the fitted decision has its vectors
+        verdicts = judge_all(ExtractiveJudge(similarity=None if args.lexical else "default"), pairs)
     elapsed = time.perf_counter() - started
     print(f"judged in {elapsed:.1f} s ({1000 * elapsed / len(pairs):.2f} ms per pair)")
     gold = [g for _, _, g in pairs]

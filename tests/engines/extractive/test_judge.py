@@ -180,14 +180,14 @@ class FakeSimilarity:
         return [0.9 if self.keyword in s else 0.1 for s in others]
 
 
-def test_similarity_can_carry_a_paraphrase() -> None:
+def test_a_cosine_alone_no_longer_carries_a_support() -> None:
+    """The hand-set cosine bar is gone: without vectors for the fitted model, a paraphrase
+    the words do not cover stays NOT_ENOUGH_INFO, however close its cosine."""
     claim = "Polar bears are threatened by the loss of sea ice."
     evidence = "Bears eat seals. Shrinking Arctic ice endangers the animals' hunting grounds."
-    assert judge(claim, evidence).label == "NOT_ENOUGH_INFO"
     similarity = FakeSimilarity("endangers")
     verdict = asyncio.run(ExtractiveJudge(similarity=similarity).judge(claim, evidence))
-    assert verdict.label == "SUPPORTS"
-    assert verdict.quote == "Shrinking Arctic ice endangers the animals' hunting grounds."
+    assert verdict.label == "NOT_ENOUGH_INFO"
     assert "similarity 0.90" in verdict.rationale and similarity.calls == 1
 
 

@@ -1,22 +1,20 @@
 """The extractive judge: SUPPORTS / REFUTES / NOT_ENOUGH_INFO without a model.
 
-It finds the sentence (or two adjacent sentences) of the evidence that best covers the
-claim's content words, then reads agreement off that sentence: its numbers, its polarity
-(negations, antonyms), and how close in meaning it is to the claim (sentence embeddings,
-``assay.reading``). Heuristics cannot read meaning, so the judge is built to be
-conservative: a claim earns SUPPORTS only when nearly all of its content words, and all of
-its numbers, stand in one place of the evidence with the same polarity; anything less is
-NOT_ENOUGH_INFO. A wrong SUPPORTS would turn into a "verified" nobody should trust; a
-missed one only leaves a claim for review.
+With embeddings (the default), SUPPORTS is read by meaning: every sentence of the source
+on the shortlist (the ones covering most of the claim's content words) is scored by the
+fitted model in ``fitted.py`` (a multinomial logistic over the MiniLM pair head and the
+reading's scalar signals, ``data/judge.json``), and the most probable SUPPORTS stands
+when it clears the fitted bar. Code vetoes it still: a question, cancelling polarity, a
+missing claim number or a visible disagreement blocks a sentence, and so does a quote
+holding too few of the claim's words (``claims.vetoes``); the engine's rules then check
+the quote's subject, names and numbers. The judge reads each source once, whole
+(``whole_source``), so the shortlist spans the page.
 
-With ``ASSAY_JUDGE_DECISION=fitted`` (and embeddings), SUPPORTS is decided instead by a
-logistic model over the reading's ``features`` (coverage, cosine, density, number and
-polarity signals), fitted on climate-fever's tune half by ``benchmarks/fit_judge.py`` and
-stored in ``data/judge.json`` (``fitted.py``); a question, cancelling polarity, a missing
-claim number or a visible disagreement still blocks it, and REFUTES still stands only on
-a disagreement code can see. It is not the default: it doubled pair-level SUPPORTS
-recall on the held-out half, but through the lab it added wrong SUPPORTS and no net right
-ones (benchmarks/README.md, "Fitted judge").
+REFUTES stands only on a disagreement code can see (its polarity, numbers, or another
+value for the same slot) in the best-covering passage, at the hand-set coverage
+``Thresholds.refutes``. Without embeddings the judge is lexical and the hand-set
+``Thresholds`` decide SUPPORTS too (coverage of the claim's content words and numbers).
+``ASSAY_JUDGE_DECISION=hand-set`` chooses that with embeddings as well.
 
 The quote is always a slice of the evidence (``evidence[start:end]``), so it is verbatim by
 construction; sentences that address an AI agent are never read (page text is data).
@@ -29,11 +27,14 @@ import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from assay.claims.agreement import NumberAgreement, antonym_flips, compare_numbers
 from assay.claims.disagreement import partial, polarity, slot_conflict, stems_of
 from assay.claims.judge import Label, Verdict
+from assay.claims.mechanical import missing_names
+from assay.claims.relevance import coverage
+from assay.claims.vetoes import MIN_QUOTE_RELEVANCE
 from assay.engines.extractive.fitted import JudgeModel, fitted_judge_model
 from assay.errors import ConfigError
 from assay.reading.embed import default_embedder
@@ -44,14 +45,18 @@ from assay.text import (
     split_sentences,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
 DECISION_VARIABLE = "ASSAY_JUDGE_DECISION"
-DECISIONS = ("hand-set", "fitted")
+DECISIONS = ("fitted", "hand-set")
 
 
 def decision_setting() -> str:
-    """Which decision the judge uses by default: ``hand-set`` (the thresholds) unless
-    ``ASSAY_JUDGE_DECISION`` says ``fitted``."""
-    value = os.environ.get(DECISION_VARIABLE, "hand-set").strip() or "hand-set"
+    """Which decision the judge uses by default: ``fitted`` (the model in ``fitted.py``)
+    unless ``ASSAY_JUDGE_DECISION`` says ``hand-set``."""
+    value = os.environ.get(DECISION_VARIABLE, "fitted").strip() or "fitted"
     if value not in DECISIONS:
         raise ConfigError(
             f"{DECISION_VARIABLE} must be one of {', '.join(DECISIONS)}, not {value!r}"
@@ -65,11 +70,12 @@ SHORTLIST = 24
 
 @dataclass(frozen=True)
 class Thresholds:
-    """Coverage (share of the claim's content words found) the labels need.
+    """Coverage (share of the claim's content words found) the hand-set labels need.
 
     Tuned on hand-made pairs and the first 300 claims of climate-fever-dev (see
     ``benchmarks/judge_climate_fever_pairs.py``); ``margin`` is how close to a threshold a
-    decision may fall before it is marked not confident.
+    decision may fall before it is marked not confident. With the fitted decision only
+    ``refutes`` (and ``margin`` for it) and ``pair_gain`` remain in use.
     """
 
     supports: float = 0.8
@@ -77,14 +83,6 @@ class Thresholds:
     """The coverage that suffices when every number of the claim stands in the passage too:
     agreeing slots carry much of the claim, so fewer of its words need repeating."""
     refutes: float = 0.6
-    similar: float = 0.75
-    """Embedding cosine (all-MiniLM-L6-v2) at which a passage counts as saying the claim.
-    With ``margin`` a confident SUPPORTS needs 0.8: on the tune half of climate-fever-dev,
-    a claim whose best gold evidence reaches 0.8 is a gold SUPPORTS 26 times in 30, but on
-    the held-out half only 17 in 28 (benchmarks/README.md, measured with the fp32 model;
-    the bundled int8 model's cosines are within 0.012 of it). Through the lab, held-out
-    half, the bundled model gives SUPPORTS precision 0.615 (13 predicted) where the lexical
-    judge gives 0.857 (7): cosine is no precision-safe support signal on its own."""
     margin: float = 0.05
     pair_gain: float = 0.2
     """How much two adjacent sentences must add over the best single one to be used."""
@@ -116,6 +114,11 @@ class Reading:
         asks = 1.0 if self.question else 0.0
         return self.coverage + agree - asks + 0.05 * self.density + 0.3 * self.similarity
 
+    @property
+    def blocked(self) -> bool:
+        """Whether code sees a reason this passage cannot support the claim."""
+        return self.question or self.mixed or self.numbers.missing or visibly_refuting(self)
+
 
 class Similarity(Protocol):
     """Scores how close in meaning each of ``others`` is to ``text`` (cosine, -1 … 1)."""
@@ -123,16 +126,24 @@ class Similarity(Protocol):
     def similarity(self, text: str, others: Sequence[str]) -> list[float]: ...
 
 
+@runtime_checkable
+class Vectors(Protocol):
+    """An embedder: unit vectors for texts (``reading.embed.Embedder``), and their cosines."""
+
+    def similarity(self, text: str, others: Sequence[str]) -> list[float]: ...
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]: ...
+
+
 class ExtractiveJudge:
-    """Labels a claim against evidence by lexical, numeric, negation and embedding agreement.
+    """Labels a claim against evidence by meaning (the fitted model) and what code sees.
 
     ``similarity`` scores sentences by meaning: ``"default"`` is the process's embedder
     (its files are checked here, so a broken install fails before a run starts, not in
     the middle of one), ``None`` keeps the judge purely lexical.
 
-    ``model`` decides SUPPORTS and REFUTES from the best reading's ``features``:
-    ``"fitted"`` is the model in ``data/judge.json`` (``fitted.py``) when the judge reads
-    with embeddings (the model weighs their cosine), ``None`` or ``"hand-set"`` the
+    ``model`` decides SUPPORTS: ``"fitted"`` is the model in ``data/judge.json``
+    (``fitted.py``), which needs vectors (an embedder), ``None`` or ``"hand-set"`` the
     hand-set ``thresholds``, ``"setting"`` whichever ``ASSAY_JUDGE_DECISION`` names.
     """
 
@@ -152,9 +163,15 @@ class ExtractiveJudge:
         self._similarity: Similarity | None = similarity
         if model == "setting":
             model = "fitted" if decision_setting() == "fitted" else None
-        if model == "hand-set" or (model == "fitted" and similarity is None):
+        if model == "hand-set" or not isinstance(similarity, Vectors):
             model = None
         self.model: JudgeModel | None = fitted_judge_model() if model == "fitted" else model
+
+    @property
+    def whole_source(self) -> bool:
+        """The fitted decision reads each source once, whole: its shortlist spans the page
+        (``claims.judge.WholeSourceJudge``)."""
+        return self.model is not None
 
     async def judge(self, claim: str, evidence: str) -> Verdict:
         """Lexical judging takes milliseconds and runs inline; with embeddings (which may
@@ -165,37 +182,33 @@ class ExtractiveJudge:
 
     def decide(self, claim: str, evidence: str) -> Verdict:
         """The verdict, computed synchronously (the work is CPU-only and quick)."""
-        best = self.read(claim, evidence)
-        if best is None:
+        stems = stems_of(claim)
+        sentences = [s for s in split_sentences(evidence) if not looks_like_instruction(s.text)]
+        if not stems or not sentences:
             return Verdict("NOT_ENOUGH_INFO", "", True, "nothing to compare")
-        return self.verdict(best, evidence)
-
-    def verdict(self, best: Reading, evidence: str) -> Verdict:
-        """The label ``best`` earns: the fitted model's, or the hand-set thresholds' where
-        the model has no part for it (a visible disagreement with no REFUTES model)."""
-        if self.model is None or (visibly_refuting(best) and self.model.refutes is None):
+        best = self._best_reading(claim, stems, evidence, sentences)
+        if self.model is None or (
+            visibly_refuting(best) and best.coverage >= self.thresholds.refutes
+        ):
             return self._label(best, evidence)
-        return fitted_verdict(best, evidence, self.model)
+        return self._fitted(claim, stems, evidence, sentences, self.model)
 
     def read(self, claim: str, evidence: str) -> Reading | None:
-        """The passage of ``evidence`` the verdict rests on, measured against ``claim``
-        (``None`` when either side has nothing to compare)."""
+        """The passage of ``evidence`` that best covers ``claim`` (``None`` when either
+        side has nothing to compare)."""
         stems = stems_of(claim)
         sentences = [s for s in split_sentences(evidence) if not looks_like_instruction(s.text)]
         if not stems or not sentences:
             return None
         return self._best_reading(claim, stems, evidence, sentences)
 
-    def _best_reading(
+    def _singles(
         self, claim: str, stems: set[str], evidence: str, sentences: list[Sentence]
-    ) -> Reading:
-        """The best single sentence, or adjacent pair when it covers clearly more.
-
-        Coverage is cheap and ranks every sentence; only a shortlist gets the full reading
-        (numbers, polarity) and embeddings — a long page stays fast.
-        """
-        found = [stems_of(s.text) for s in sentences]
-        cover = [_coverage(stems, f)[0] for f in found]
+    ) -> list[Reading]:
+        """The shortlist's readings: coverage is cheap and ranks every sentence; only the
+        ``SHORTLIST`` best get the full reading (numbers, polarity, embeddings), so a long
+        page stays fast."""
+        cover = [_coverage(stems, stems_of(s.text))[0] for s in sentences]
         shortlist = sorted(range(len(sentences)), key=lambda i: (-cover[i], i))[:SHORTLIST]
         singles = [
             _read(claim, stems, evidence, sentences[i].start, sentences[i].end) for i in shortlist
@@ -203,17 +216,56 @@ class ExtractiveJudge:
         if self._similarity is not None:
             scores = self._similarity.similarity(claim, [sentences[i].text for i in shortlist])
             singles = [_with_similarity(r, x) for r, x in zip(singles, scores, strict=True)]
-        best = max(singles, key=lambda r: r.rank)
+        return singles
+
+    def _best_reading(
+        self, claim: str, stems: set[str], evidence: str, sentences: list[Sentence]
+    ) -> Reading:
+        """The best single sentence, or adjacent pair when it covers clearly more."""
+        best = max(self._singles(claim, stems, evidence, sentences), key=lambda r: r.rank)
+        found = [stems_of(s.text) for s in sentences]
         pairs = [(_coverage(stems, found[i] | found[i + 1])[0], i) for i in range(len(found) - 1)]
         pair_cover, i = max(pairs, key=lambda p: (p[0], -p[1]), default=(0.0, 0))
         if pair_cover >= best.coverage + self.thresholds.pair_gain:
             best = _read(claim, stems, evidence, sentences[i].start, sentences[i + 1].end)
-            if self._similarity is not None and self.model is not None:
-                # the fitted model weighs the cosine of the passage it reads; the hand-set
-                # thresholds read a pair lexically, as they were tuned
-                score = self._similarity.similarity(claim, [evidence[best.start : best.end]])
-                best = _with_similarity(best, score[0])
         return best
+
+    def _fitted(
+        self,
+        claim: str,
+        stems: set[str],
+        evidence: str,
+        sentences: list[Sentence],
+        model: JudgeModel,
+    ) -> Verdict:
+        """SUPPORTS from the shortlisted sentence the model finds most likely to entail the
+        claim, when it clears the fitted bar; only sentences code does not block, that are
+        no heading (a section's name, "Run files: what verify proves", states nothing), and
+        that hold enough of the claim's words to pass ``claims.vetoes``' off-topic rule."""
+        import numpy as np
+
+        assert isinstance(self._similarity, Vectors)
+        headings = {s.start for s in sentences if s.kind == "heading"}  # names, never states
+        readings = [
+            r
+            for r in self._singles(claim, stems, evidence, sentences)
+            if not r.blocked
+            and r.start not in headings
+            and coverage(claim, evidence[r.start : r.end]) >= MIN_QUOTE_RELEVANCE
+        ]
+        if not readings:
+            return Verdict("NOT_ENOUGH_INFO", "", True, "no sentence code lets support it")
+        texts = [evidence[r.start : r.end] for r in readings]
+        vectors = self._similarity.embed([claim, *texts])
+        values = np.array([scalars(claim, r, t) for r, t in zip(readings, texts, strict=True)])
+        supports = model.probabilities(values, vectors[0], vectors[1:])[:, 0]
+        top = int(np.argmax(supports))
+        best, score = readings[top], float(supports[top])
+        notes = f"coverage {best.coverage:.2f}; similarity {best.similarity:.2f}"
+        notes += f"; supports {score:.2f} (bar {model.supports_bar:.2f})"
+        if score < model.supports_bar:
+            return Verdict("NOT_ENOUGH_INFO", "", True, notes)
+        return Verdict("SUPPORTS", texts[top], True, notes)
 
     def _label(self, best: Reading, evidence: str) -> Verdict:
         t = self.thresholds
@@ -230,7 +282,8 @@ class ExtractiveJudge:
             if flag
         ]
         refuting = visibly_refuting(best)
-        close = _closeness(best, t)
+        bar = t.supports_with_numbers if best.numbers.agree else t.supports
+        close = best.coverage - bar
         label: Label = "NOT_ENOUGH_INFO"
         if refuting and best.coverage >= t.refutes:
             label, close = "REFUTES", abs(best.coverage - t.refutes)
@@ -252,19 +305,9 @@ class ExtractiveJudge:
         return Verdict(label, quote, confident, "; ".join(notes))
 
 
-def _closeness(reading: Reading, t: Thresholds) -> float:
-    """How far past (positive) or short of (negative) the support thresholds a reading is:
-    lexical coverage, or embedding similarity when the judge has it."""
-    bar = t.supports_with_numbers if reading.numbers.agree else t.supports
-    lexical = reading.coverage - bar
-    if not reading.similarity:
-        return lexical
-    return max(lexical, reading.similarity - t.similar)
-
-
-def features(reading: Reading) -> list[float]:
-    """A reading's values for the fitted model (``fitted.FEATURES``, in order); the product
-    and ``benchmarks/fit_judge.py`` share this one function."""
+def scalars(claim: str, reading: Reading, text: str) -> list[float]:
+    """A reading's scalar inputs to the fitted model (``fitted.SCALARS``, in order); the
+    product and ``benchmarks/fit_judge.py`` share this one function."""
     flags = (
         reading.numbers.agree,
         reading.numbers.missing,
@@ -272,6 +315,8 @@ def features(reading: Reading) -> list[float]:
         reading.flipped,
         reading.numbers.conflict,
         reading.slot_conflict,
+        reading.question,
+        bool(missing_names(claim, text)),
     )
     return [reading.coverage, reading.similarity, reading.density, *map(float, flags)]
 
@@ -280,29 +325,6 @@ def visibly_refuting(reading: Reading) -> bool:
     """A disagreement code can see (``claims.disagreement``), in a passage that states."""
     disagrees = reading.flipped or reading.numbers.conflict or reading.slot_conflict
     return disagrees and not reading.question
-
-
-def fitted_verdict(best: Reading, evidence: str, model: JudgeModel) -> Verdict:
-    """SUPPORTS or REFUTES when the fitted score clears its bar (less ``margin``, marked not
-    confident); a REFUTES only on a visible disagreement, a SUPPORTS never beside one, nor
-    on a question, cancelling polarity or a missing claim number."""
-    values = features(best)
-    notes = [f"coverage {best.coverage:.2f}", f"similarity {best.similarity:.2f}"]
-    refuting = visibly_refuting(best)
-    blocked = best.question or best.mixed or best.numbers.missing
-    part = model.refutes if refuting else model.supports
-    if part is None:
-        raise ValueError("the model has no REFUTES part: the hand-set rule decides")
-    score = part.score(values)
-    notes.append(f"{'refutes' if refuting else 'supports'} score {score:.2f}")
-    label: Label = "NOT_ENOUGH_INFO"
-    if score >= part.threshold - model.margin and not (blocked and not refuting):
-        label = "REFUTES" if refuting else "SUPPORTS"
-        confident = score >= part.threshold
-    else:
-        confident = score < part.threshold - 2 * model.margin
-    quote = "" if label == "NOT_ENOUGH_INFO" else evidence[best.start : best.end]
-    return Verdict(label, quote, confident, "; ".join(notes))
 
 
 def _read(claim: str, stems: set[str], evidence: str, start: int, end: int) -> Reading:
