@@ -32,6 +32,7 @@ from assay.evaluation.dataset import EvalItem, load_dataset
 from assay.evaluation.scoring import best_f1, exact_match
 from assay.models import Model, UsageMeter
 from assay.models.registry import model_from_settings
+from assay.models.step import ModelStep
 from assay.reading.passages import Page
 from assay.store.claims import ClaimRecord, Evidence
 
@@ -117,7 +118,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base-url", default=None)
     parser.add_argument("--data", type=Path, default=qa_lab.DATA)
     parser.add_argument("--out", type=Path, default=None, help="write the rows here (JSON)")
+    parser.add_argument(
+        "--timeout", type=float, default=None,
+        help="seconds a model call may take (default: the answer step's own, 120 s); for a "
+        "server too loaded to answer a 2K-token prompt in time — the answers, not the latency",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.timeout is not None:
+        _wait_longer(args.timeout)
     items = load_dataset(args.data / SETS[args.set][0], limit=args.limit, offset=args.offset).items
     home = Path(tempfile.mkdtemp(prefix=f"assay-oracle-{args.set}-"))
     settings = load_settings(home=home, model=args.model, base_url=args.base_url)
@@ -139,6 +147,18 @@ def main(argv: list[str] | None = None) -> None:
         summary = {"set": args.set, "offset": args.offset, "limit": args.limit, "rows": rows,
                    "model": args.model, "wall_seconds": wall, "figures": figures}  # fmt: skip
         args.out.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+
+
+def _wait_longer(seconds: float) -> None:
+    """Every model step waits ``seconds`` for a reply instead of its default; nothing
+    else of the step (prompt, checks, retries) changes."""
+    original = ModelStep.__init__
+
+    def patient(self: ModelStep, *args: Any, **options: Any) -> None:
+        options["timeout"] = seconds
+        original(self, *args, **options)
+
+    ModelStep.__init__ = patient  # type: ignore[method-assign]
 
 
 async def _run(
