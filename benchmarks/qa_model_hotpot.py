@@ -1,4 +1,4 @@
-"""With a model: supporting pages fetched, answers and cost per question type — and the oracle.
+"""With a model: supporting pages fetched, answers and cost per question type.
 
 Each question runs as an `assay research` run over the lab (`assay eval`, as qa_lab.py
 does) with the model. Per question type — HotpotQA's bridge and comparison, and
@@ -6,16 +6,12 @@ single-hop for PopQA — it prints: the supporting-page recall (supporting pages
 supporting pages, over every question of the type; HotpotQA and PopQA name them), the
 share of questions with every supporting page fetched, EM and F1, tokens and model calls
 per question, the share of answers a rule reads otherwise (a flag on the answer), of
-questions left unanswered, and how the hop loops ended (answered, which budget).
-
-``--oracle`` skips retrieval: the model's answer step (``assay.answers.answer_question``)
-is handed each question's gold paragraphs — every sentence a claim, each read in its
-paragraph — so it gives the ceiling the other figures are a share of. Its recall is 1 by
-construction.
+questions left unanswered, and how the hop loops ended (answered, which budget). The
+ceiling these figures are a share of is oracle_qa.py's (the same answer step handed the
+gold paragraphs).
 
     M="--model openai:qwen2.5-coder-1.5b-instruct --base-url http://127.0.0.1:8765/v1"
     python benchmarks/qa_model_hotpot.py --limit 50 $M --out /tmp/hotpot-model
-    python benchmarks/qa_model_hotpot.py --limit 50 $M --oracle
     python benchmarks/qa_model_hotpot.py --set popqa --limit 50 $M --out /tmp/popqa-model
     python benchmarks/qa_model_hotpot.py --rescore /tmp/hotpot-model   # figures again, no run
 """
@@ -23,23 +19,16 @@ construction.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from assay.answers import answer_question
-from assay.config import Settings, load_settings
+from assay.config import load_settings
 from assay.evaluation.dataset import EvalItem, load_dataset
 from assay.evaluation.runner import EvalRequest, run_eval
-from assay.evaluation.scoring import best_f1, exact_match
 from assay.events import AnswerGiven, GatherEnded
-from assay.models import Model, UsageMeter
-from assay.models.registry import model_from_settings
-from assay.reading.passages import Page
-from assay.store.claims import ClaimRecord, Evidence
 from assay.store.eventlog import LOG_FILE, EventLog
 from assay.store.sources import SourceLedger
 
@@ -126,48 +115,6 @@ def eval_rows(
     return rows
 
 
-def gold_claims(item: EvalItem) -> tuple[list[ClaimRecord], dict[str, Page]]:
-    """The item's gold paragraphs as pages, and each of their sentences as a claim."""
-    pages: dict[str, Page] = {}
-    claims: list[ClaimRecord] = []
-    for title, text in item.passages:
-        if title not in item.gold_titles or any(p.title == title for p in pages.values()):
-            continue
-        source = f"src_{len(pages) + 1:02d}"
-        pages[source] = page = Page.of(source, title, text)
-        for sentence in page.sentences:
-            claims.append(ClaimRecord(
-                id=f"claim_{len(claims) + 1:03d}", text=sentence.text, confidence="medium",
-                sourceIds=[source], status="verified",
-                evidence=[Evidence(sourceId=source, quote=sentence.text, start=sentence.start,
-                                   end=sentence.end)],
-            ))  # fmt: skip
-    return claims, pages
-
-
-async def oracle_rows(
-    items: Sequence[EvalItem], model: Model, dataset: str
-) -> list[dict[str, Any]]:
-    """The model's answer step over each item's gold paragraphs (the ceiling)."""
-    rows = []
-    for number, item in enumerate(items, start=1):
-        meter = UsageMeter()
-        claims, pages = gold_claims(item)
-        answer = await answer_question(item.text, claims, model=model, meter=meter, pages=pages)
-        totals = meter.totals
-        rows.append({
-            "type": question_type(dataset, item.type),
-            "em": exact_match(answer.text, item.answers), "f1": best_f1(answer.text, item.answers),
-            "tokens": totals.input_tokens + totals.output_tokens,
-            "model_calls": totals.model_calls, "gold_fetched": len(item.gold_titles),
-            "gold_total": len(item.gold_titles), "flagged": bool(answer.flags),
-            "unanswered": not answer.found, "ended": "",
-        })  # fmt: skip
-        print(f"{number:>3} f1 {rows[-1]['f1']:.2f} | gold {item.answers[0]!r} "
-              f"| answer {answer.text[:60]!r} {answer.reason[:60]}")  # fmt: skip
-    return rows
-
-
 def show(figures: dict[str, dict[str, Any]]) -> None:
     width = max(map(len, figures))
     for name, f in figures.items():
@@ -192,7 +139,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--model", default=None)
     parser.add_argument("--base-url", default=None)
     parser.add_argument("--budget-time", type=float, default=None)
-    parser.add_argument("--oracle", action="store_true", help="the gold paragraphs, no search")
     parser.add_argument("--rescore", type=Path, default=None, help="an eval folder to score")
     parser.add_argument("--data", type=Path, default=qa_lab.DATA)
     parser.add_argument("--out", type=Path, default=None, help="the eval folder")
@@ -204,9 +150,6 @@ def main(argv: list[str] | None = None) -> None:
     settings = load_settings(
         home=home, model=args.model, base_url=args.base_url, budget_time=args.budget_time
     )
-    if args.oracle:
-        show(score(asyncio.run(_oracle(items, settings, args.set))))
-        return
     if args.rescore is not None:
         data = json.loads((args.rescore / "eval.json").read_text(encoding="utf-8"))
     else:
@@ -219,18 +162,6 @@ def main(argv: list[str] | None = None) -> None:
         data = run_eval(request)
         print(f"lab: {data['corpus']}; engine: {data['engine']}; eval folder: {request.out_dir}")
     show(score(eval_rows(data, items, args.set)))
-
-
-async def _oracle(
-    items: Sequence[EvalItem], settings: Settings, dataset: str
-) -> list[dict[str, Any]]:
-    model = model_from_settings(settings)
-    if model is None:
-        raise SystemExit("--oracle needs --model: it measures the model's answer step")
-    try:
-        return await oracle_rows(items, model, dataset)
-    finally:
-        await model.aclose()
 
 
 if __name__ == "__main__":

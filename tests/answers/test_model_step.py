@@ -110,3 +110,84 @@ def test_the_answer_step_reads_at_most_its_budget() -> None:
     assert shown <= ReadingBudget().answer + 100  # the schema the profile appends aside
     assert 1 <= len(re.findall(r"^\[\d+\] ", request.messages[0].content, re.M)) <= 10
     assert not found.found and found.reason == "the model found no answer in the claims"
+
+
+TARN = (
+    "Tarn Monthly is an American music magazine. It was first published in 1980. "
+    "Its offices are in Ohio."
+)
+VELL = "Vell Review is a science magazine. Vell Review was first published in 1922 in Boston."
+ROOK = "Ada Rook is a guitarist. Since 2012 she has written for Tarn Monthly."
+MAGAZINES = {"src_01": Page.of("src_01", "Tarn Monthly", TARN),
+             "src_02": Page.of("src_02", "Vell Review", VELL),
+             "src_03": Page.of("src_03", "Ada Rook", ROOK)}  # fmt: skip
+DATED = [
+    quoted(1, "Tarn Monthly was first published in 1980.", TARN,
+           "It was first published in 1980.", "src_01"),
+    quoted(2, "Vell Review was first published in 1922 in Boston.", VELL,
+           "Vell Review was first published in 1922 in Boston.", "src_02"),
+    quoted(3, "Ada Rook has written for Tarn Monthly since 2012.", ROOK,
+           "Since 2012 she has written for Tarn Monthly.", "src_03"),
+]  # fmt: skip
+FIRST = "Which magazine was published first, Tarn Monthly or Vell Review?"
+
+
+def cite_dates(*answers: str) -> Any:
+    """A model that answers ``answers`` in turn, each citing the two dating claims."""
+
+    def script(request: Any) -> object:
+        prompt = request.messages[0].content
+        cited = [number_of(prompt, "Tarn Monthly was first"), number_of(prompt, "Vell Review was")]
+        return {
+            "answer": answers[min(len(request.messages) // 2, len(answers) - 1)],
+            "claims": cited,
+        }
+
+    return script
+
+
+def ask_dated(question: str, model: ScriptedModel, claims: list[ClaimRecord] = DATED) -> Answer:
+    return asyncio.run(answer_question(question, claims, model=model, pages=MAGAZINES))
+
+
+def test_a_choice_its_cited_dates_contradict_is_retried_with_them_and_corrected() -> None:
+    model = ScriptedModel(cite_dates("Tarn Monthly", "Vell Review"))
+    found = ask_dated(FIRST, model)
+    feedback = model.requests[1].messages[-1].content
+    assert (
+        "your cited claims date Tarn Monthly 1980 and Vell Review 1922, "
+        "so 'Tarn Monthly' is not the earlier" in feedback
+    )
+    assert found.text == "Vell Review" and len(model.requests) == 2 and not found.flags
+
+
+def test_a_model_that_insists_on_the_side_its_dates_contradict_leaves_it_unanswered() -> None:
+    model = ScriptedModel(cite_dates("Tarn Monthly"))
+    found = ask_dated(FIRST, model)
+    assert len(model.requests) == 3  # the reply and two retries
+    assert found.text == "" and found.method == "model:scripted:model"
+    assert "so 'Tarn Monthly' is not the earlier" in found.reason
+    # the rule reads the dates right, and it is still only a flag: it never answers
+    assert [(f.rule, f.rule_answer, f.model_answer) for f in found.flags] == [
+        ("extractive:choice", "Vell Review", "")
+    ]
+
+
+def test_the_check_of_the_later_side_reads_the_same_dates_the_other_way() -> None:
+    model = ScriptedModel(cite_dates("Vell Review", "Tarn Monthly"))
+    found = ask_dated("Which magazine is newer, Tarn Monthly or Vell Review?", model)
+    assert "so 'Vell Review' is not the later" in model.requests[1].messages[-1].content
+    assert found.text == "Tarn Monthly"
+
+
+def test_without_both_sides_dated_by_the_cited_quotes_the_choice_stands_flagged() -> None:
+    def script(request: Any) -> object:
+        prompt = request.messages[0].content
+        # the guitarist's page dates her own writing, not the magazine
+        cited = [number_of(prompt, "Ada Rook has"), number_of(prompt, "Vell Review was")]
+        return {"answer": "Tarn Monthly", "claims": cited}
+
+    model = ScriptedModel(script)
+    found = ask_dated(FIRST, model, [DATED[1], DATED[2]])
+    assert found.text == "Tarn Monthly" and len(model.requests) == 1
+    assert [f.rule_answer for f in found.flags] == ["Vell Review"]

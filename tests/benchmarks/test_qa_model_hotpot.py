@@ -1,4 +1,4 @@
-"""benchmarks/qa_model_hotpot.py: its figures from a run's files, and the oracle's claims."""
+"""benchmarks/qa_model_hotpot.py: its figures from a run's files."""
 
 from __future__ import annotations
 
@@ -68,20 +68,3 @@ def test_the_figures_per_question_type(script: ModuleType, tmp_path: Path) -> No
     assert figures["all"]["endings"] == {"answered": 1, "step budget": 1}
     single = script.score(script.eval_rows(data, items, "popqa"))
     assert set(single) == {"all", "single-hop"}
-
-
-def test_the_oracle_reads_only_the_gold_paragraphs(script: ModuleType) -> None:
-    item = EvalItem(
-        id="q", text="If Gallu is a demon Lilu is what?", answers=("spirit",), gold_titles=GOLD,
-        passages=(("Demon Dice", "Demon Dice is a game."),
-                  ("Lilu (mythology)", "Lilu is a spirit. It is a demon."),
-                  ("Alû", "Alû is a demon.")),
-    )  # fmt: skip
-    claims, pages = script.gold_claims(item)
-    assert sorted(p.title for p in pages.values()) == sorted(GOLD)
-    assert [c.text for c in claims] == ["Lilu is a spirit.", "It is a demon.", "Alû is a demon."]
-    texts = dict(item.passages)
-    for claim in claims:
-        (evidence,) = claim.evidence
-        title = pages[evidence.source_id].title
-        assert texts[title][evidence.start : evidence.end] == evidence.quote

@@ -10,11 +10,11 @@ retries, tells the model why it was rejected: it cites no claim, or a number not
 content words and numbers are not all in the cited claims, their quotes or their passages;
 it only repeats the question, or is a cited claim again; a yes/no does not start with yes
 or no or cites no claim about one of the things the question names; a choice is neither
-option. When no reply passes, there is no answer, and the reason says why.
+option, or not the side its cited quotes' years or measures make true (claims/sides.py).
+When no reply passes, there is no answer, and the reason says why.
 
-What a lexical rule reads in the cited claims is never a reason to reject the model's
-answer, nor a replacement for it: where a rule answers otherwise, the answer carries a
-flag saying so (answers/flags.py).
+A check of the cited quotes may reject a reply; nothing replaces it. Where a lexical rule
+(comparisons.py, spans.py) answers otherwise, the answer carries a flag (answers/flags.py).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
 from assay.claims.passages import claim_passage
+from assay.claims.sides import order_problem
 from assay.models import InvalidOutput
 from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
@@ -82,11 +83,13 @@ class ModelSaid:
     reason: str = ""
 
 
-def _reply_type(question: str, shape: Shape, offered: Sequence[Offered]) -> type[ModelAnswer]:
+def _reply_type(
+    question: str, shape: Shape, offered: Sequence[Offered], pages: Mapping[str, Page]
+) -> type[ModelAnswer]:
     class CheckedAnswer(ModelAnswer):
         @model_validator(mode="after")
         def _grounded(self) -> CheckedAnswer:
-            problem = _problem(self, question, shape, offered)
+            problem = _problem(self, question, shape, offered, pages)
             if problem:
                 raise ValueError(problem)
             return self
@@ -94,7 +97,13 @@ def _reply_type(question: str, shape: Shape, offered: Sequence[Offered]) -> type
     return CheckedAnswer
 
 
-def _problem(reply: ModelAnswer, question: str, shape: Shape, offered: Sequence[Offered]) -> str:
+def _problem(
+    reply: ModelAnswer,
+    question: str,
+    shape: Shape,
+    offered: Sequence[Offered],
+    pages: Mapping[str, Page],
+) -> str:
     answer = reply.answer.strip()
     if not answer:
         return ""
@@ -114,7 +123,7 @@ def _problem(reply: ModelAnswer, question: str, shape: Shape, offered: Sequence[
     if shape.kind == "choice":
         if not any(_contains(answer, option) for option in shape.options):
             return f"answer with one of: {' or '.join(shape.options)}"
-        return ""
+        return order_problem(answer, shape, [o.item.claim for o in cited], pages)
     words = set(content_words(answer))
     if words and not numbers_in(answer) and words <= set(content_words(question)):
         # "If Osric is a ferryman Vell is what?" → "Vell": the local model named the subject.
@@ -241,7 +250,8 @@ async def model_answer(
     prompt = f"{block}\n\nQUESTION: {question}\n{hint}"
 
     async def by_model() -> ModelAnswer:
-        return await step.ask(SYSTEM, prompt, _reply_type(question, shape, offered), "Answer")
+        checked = _reply_type(question, shape, offered, pages)
+        return await step.ask(SYSTEM, prompt, checked, "Answer")
 
     # No rule replaces the model's answer: a failed attempt is an empty answer with why.
     asked = await Step("answers.model_answer", by_model, NO_RULES, step.name).run()

@@ -56,11 +56,21 @@ _EARLIER = frozenset(
         "sooner",
         "predates",
         "preceded",
-        "founded",
     ]
 )
 _LATER = frozenset(
-    ["later", "latest", "newer", "newest", "younger", "youngest", "last", "recent", "after"]
+    [
+        "later",
+        "latest",
+        "newer",
+        "newest",
+        "younger",
+        "youngest",
+        "last",
+        "recent",
+        "recently",
+        "after",
+    ]
 )
 _MORE = frozenset(
     [
@@ -223,7 +233,8 @@ def _direction(lowered: str) -> str:
     ):
         if tokens & words:
             return direction
-    return ""
+    # "Which was founded, A or B?" asks for the earlier; "founded later" is caught above
+    return "earlier" if "founded" in tokens else ""
 
 
 _WH_WORDS = frozenset(["what", "which", "who", "whom", "where"])

@@ -72,13 +72,18 @@ def test_which_was_founded_first_is_answered_from_both_dates(
     )  # each claim marked once
 
 
-def founding_model(a: str, b: str, *, wrong: bool = False) -> ScriptedModel:
+def founding_model(
+    a: str, b: str, *, wrong: bool = False, cites_both: bool = False, learns: bool = False
+) -> ScriptedModel:
     """A scripted model: one direction per company, the sentences that date a founding as
     facts, and the answer the dated facts give (it reads the years as a person would; or,
-    ``wrong``, it names the later one)."""
+    ``wrong``, it names the later one). ``cites_both``: it cites both dating facts;
+    ``learns``: told why its answer was rejected, it names the other one."""
 
     def script(request: Request) -> object:
         prompt = request.messages[-1].content
+        if request.messages[0].content.startswith("CLAIMS:"):  # a retry: the claims first
+            prompt = request.messages[0].content
         numbered = re.findall(r"^\[(\d+)\] (.*)$", prompt, re.M)
         if prompt.startswith("QUESTION:"):
             return {"directions": [
@@ -98,8 +103,10 @@ def founding_model(a: str, b: str, *, wrong: bool = False) -> ScriptedModel:
                         years[name] = (int(found.group(1)), int(n))
             if len(years) < 2:
                 return {"answer": "", "claims": []}
-            name = (max if wrong else min)(years, key=lambda k: years[k][0])
-            return {"answer": name, "claims": [years[name][1]]}
+            retried = learns and len(request.messages) > 1
+            name = (max if wrong and not retried else min)(years, key=lambda k: years[k][0])
+            cited = [n for _, n in years.values()] if cites_both else [years[name][1]]
+            return {"answer": name, "claims": cited}
         if "EVIDENCE:" in prompt:
             return {"label": "NOT_ENOUGH_INFO", "sentence": 0}
         if prompt.startswith("FACTS:"):
@@ -131,6 +138,31 @@ def test_a_rule_that_reads_the_dates_otherwise_is_a_flag_under_the_models_answer
     text = Path(result.report).read_text()
     flag = text.split(answer, 1)[1].split("Research complete", 1)[0]
     assert "extractive:" in flag and first in flag, flag
+
+
+@pytest.mark.parametrize("learns", [True, False], ids=["corrected", "insists"])
+def test_a_side_the_cited_dates_contradict_is_retried_with_them_never_replaced(
+    isolated_home: Path, learns: bool
+) -> None:
+    a, b, first = PAIRS[0]
+    model = founding_model(a, b, wrong=True, cites_both=True, learns=learns)
+    result = _founded_first(isolated_home, a, b, model)
+    told = [
+        m.content
+        for r in model.requests
+        for m in r.messages[1:]
+        if "is not the earlier" in m.content
+    ]
+    assert told and f"{b} 1959, so '" in told[0]  # 2005 against 1959: the model is told
+    answer = _answer(result)
+    if learns:
+        assert answer.startswith(f"**Answer:** {first} ["), answer
+    else:  # no answer, and the rule that reads the dates right is still only a flag
+        assert answer.startswith("**Answer:** No direct answer found ("), answer
+        assert "is not the earlier" in answer  # the reason it is unanswered
+        text = Path(result.report).read_text()
+        flag = text.split(answer, 1)[1].split("Research complete", 1)[0]
+        assert "extractive:" in flag and first in flag, flag
 
 
 def test_the_report_is_kept_in_the_run_directory_and_copied_where_asked(

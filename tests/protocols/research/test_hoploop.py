@@ -209,11 +209,37 @@ def test_a_model_that_never_says_answered_stops_at_the_budget_with_a_reason(
     (ended,) = log(result, "research.gathered")
     assert ended == {"reason": "step budget of 3 pages reached", "pages": 3,
                      "rounds": ended["rounds"], "answered": False}  # fmt: skip
-    assert len(result.sources) == 3 and result.status == "done"
+    assert result.status == "done"
+    assert len(result.sources) > 3  # once it stopped, what it left was fetched by rules
     assert (
         "stopped: step budget of 3 pages reached" in (Path(result.run_dir) / "plan.md").read_text()
     )
     assert Path(result.report or "").is_file()  # a partial result: verified, reported, answered
+
+
+def test_the_pages_the_loop_left_are_fetched_and_read_by_rules_at_no_model_cost(
+    press_lab: Lab, isolated_home: Path
+) -> None:
+    # the model reads one page and says "answered": the first search's other top results
+    # are fetched after it, and the answer step reads the best claims of all of them
+    model = ScriptedModel(reader(answered_when=lambda *_: True, search=follows_the_facts))
+    result = run(press_lab, isolated_home, TWO_HOPS, model)
+    reads = [r for r in model.requests if "KNOWN:" in r.messages[-1].content]
+    assert len(reads) == 1
+    (ended,) = log(result, "research.gathered")
+    assert ended["pages"] == 1 and ended["answered"]
+    titles = read_titles(result)
+    assert "Blue Lantern Press" in titles and len(titles) > 1
+    claims = [json.loads(line) for line in
+              (Path(result.run_dir) / "claims.jsonl").read_text().splitlines()]  # fmt: skip
+    filled = [c for c in claims if c["sourceIds"] != ["src_01"]]
+    assert filled and {c["created_by"] for c in filled} == {"extractive"}
+    # checked against their own quotes: no judge call was spent on them
+    judged = [
+        r.messages[-1].content for r in model.requests if "EVIDENCE:" in r.messages[-1].content
+    ]
+    assert not [c for c in filled if any(c["text"] in prompt for prompt in judged)]
+    assert result.answer == "Mara Quist"
 
 
 def test_a_reply_that_does_not_validate_leaves_the_next_hop_to_the_bridge_rule(

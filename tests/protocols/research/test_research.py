@@ -105,13 +105,20 @@ def test_a_model_that_searches_first_is_held_to_the_ritual(lab: Lab, isolated_ho
     warnings = [e["data"]["message"] for e in log if e["type"] == "warning"]
     assert any("gave no valid action" in w for w in warnings)
     assert types.index("plan.written") < types.index("tool.search")
-    # the policy's free-text answer is not checked against any claim, so it is not given;
-    # the claim is not supported (the judge found no sentence deciding it): no answer
-    assert result.answer == "" and result.model == "scripted:model"
+    # the policy's free-text answer is not checked against any claim, so it is not given:
+    # the answer is the answer step's, resting on claims a quote supports (the model's
+    # own claim is not: the judge found no sentence deciding it; the pages the loop left,
+    # read by rules, quote theirs word for word)
+    (given,) = [e["data"] for e in log if e["type"] == "research.answer"]
+    assert given["method"] == "model:scripted:model" and result.model == "scripted:model"
+    assert result.answer in ("", "41 metres") and given["text"] == result.answer
+    lines = (Path(result.run_dir) / "claims.jsonl").read_text().splitlines()
+    claims = {c["id"]: c for c in map(json.loads, lines)}
+    assert all(claims[i]["status"] in ("verified", "weak") for i in given["claimIds"])
     reads = [e["data"]["url"] for e in log if e["type"] == "tool.open_url"]
     assert len(reads) == len(result.sources) > 1  # code reads the offered results in order
     report = Path(result.report or "").read_text()
-    assert "unchecked free-text" not in report and "No direct answer found" in report
+    assert "unchecked free-text" not in report
 
 
 def test_ask_escalates_a_research_grade_question_in_one_run(lab: Lab, isolated_home: Path) -> None:

@@ -1,11 +1,13 @@
 """A research report's finding headings are for its reader: the question, a plan
-question, or "Further evidence" — never the search string a follow-up round used."""
+question, or "Further evidence" — never the search string a follow-up round used; an answer
+the check refused says why."""
 
 from __future__ import annotations
 
+from assay.answers import Answer
 from assay.protocols.research.hops import side_targets
 from assay.protocols.research.plan import Plan
-from assay.protocols.research.synthesis import by_question
+from assay.protocols.research.synthesis import by_question, shown_answer
 from assay.store.claims import ClaimRecord
 
 QUESTION = "Is Pterocarya or Davidia a plant genus?"
@@ -34,3 +36,14 @@ def test_follow_up_claims_are_further_evidence_and_a_sides_claims_answer_the_que
         ["claim_004", "claim_005"],
     ]
     assert not any("search" in heading.lower() for heading in headings)
+
+
+def test_an_answer_the_check_refused_says_why_beside_the_closest_evidence() -> None:
+    claim = ClaimRecord(id="claim_001", text="Vell Review was first published in 1922.",
+                        confidence="medium", sourceIds=["src_01"], status="weak")  # fmt: skip
+    reason = "no answer of the model passed the check: so 'Tarn Monthly' is not the earlier"
+    refused = Answer("", ("claim_001",), "model:scripted:model", reason=reason)
+    shown = shown_answer(refused, [claim])
+    assert shown.startswith(f"No direct answer found ({reason}); closest evidence: Vell Review")
+    none = shown_answer(Answer("", ("claim_001",), "none"), [claim])
+    assert none.startswith("No direct answer found; closest evidence:")

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from assay.claims.conflict import read
+from assay.claims.sides import speaks_of
 from assay.engines.extractive.asking import read_question
 from assay.engines.extractive.subquestions import is_participle, noun_phrases, sub_questions
 from assay.protocols.deep.groups import Group, clean
@@ -62,20 +63,6 @@ def _subject(claim: ClaimRecord, titles: Mapping[str, str]) -> str:
         return title
     head = read(claim.text).head
     return " ".join(w.capitalize() for w in head) if head else ""
-
-
-def _speaks_of(name: str, claim: ClaimRecord, subject: str) -> bool:
-    """The fact is about ``name``: its page's title names it, or its sentence names it
-    and opens with it (its head is the name or part of it). A sentence that only
-    mentions the name ("since 2012 he has written for the Gazette", on a writer's page)
-    dates its own subject, not the name."""
-    wanted = set(content_words(name))
-    if not wanted:
-        return False
-    if wanted <= set(content_words(subject)):
-        return True
-    head = set(content_words(" ".join(read(claim.text).head)))
-    return bool(head) and head <= wanted <= set(content_words(claim.text))
 
 
 def dated(groups: Sequence[Group], titles: Mapping[str, str]) -> list[Dated]:
@@ -132,7 +119,7 @@ def _by_years(
     found = dated(groups, titles)
     years = {}
     for side in sides:
-        mine = [d for d in found if _speaks_of(side, d.claim, d.subject)]
+        mine = [d for d in found if speaks_of(side, d.claim.text, d.subject)]
         if mine:
             years[side] = min(mine, key=lambda d: d.year)
     missing = [s for s in sides if s not in years]
@@ -188,7 +175,7 @@ def section(
     about = (noun_phrases(question) or [""])[0]
     found = dated(groups, titles)
     if question.lower().startswith("when") and about:
-        mine = [d for d in found if _speaks_of(about, d.claim, d.subject)]
+        mine = [d for d in found if speaks_of(about, d.claim.text, d.subject)]
         asked = " ".join(w for w in raw_words(shape.asked) if is_participle(w)) or "dated"
         if not mine:
             return f"None of these facts says when {about} was {asked}."

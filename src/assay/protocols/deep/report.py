@@ -42,13 +42,14 @@ class Written:
 def answer_line(answer: Answer, claims: dict[str, ClaimRecord], cites: Citations) -> str:
     """The report's first line: the answer with its citation and claim marker."""
     based = [claims[c] for c in dict.fromkeys(answer.claim_ids) if c in claims]
-    if not answer.found or not based:
-        closest = "; ".join(clean(c.text) for c in based) or "none"
-        return f"**Answer:** {NO_ANSWER}; closest evidence: {closest}"
-    marks = " ".join(claim_marker(c.id, c.status) for c in based)
-    sources = [s for c in based for s in c.source_ids[:1]]
     # a rule that reads the facts otherwise is shown, never substituted (answers/flags.py)
     flags = "".join(f"\n\n_{neutralize(flag.line())}_" for flag in answer.flags)
+    if not answer.found or not based:
+        closest = "; ".join(clean(c.text) for c in based) or "none"
+        why = f" ({neutralize(answer.reason)})" if answer.reason and not answer.found else ""
+        return f"**Answer:** {NO_ANSWER}{why}; closest evidence: {closest}{flags}"
+    marks = " ".join(claim_marker(c.id, c.status) for c in based)
+    sources = [s for c in based for s in c.source_ids[:1]]
     return f"**Answer:** {clean(answer.text)} {cites.cite(sources)} {marks}{flags}"
 
 

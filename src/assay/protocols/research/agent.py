@@ -12,7 +12,8 @@ it, records it, and holds the rules a policy cannot break:
 - without a model, when the policy finishes a reading round, the harness asks what is
   still missing and searches for it (hops.py), for at most ``MAX_ROUNDS`` rounds in all;
   with one, every page read may name the next search and the hop loop stops when the
-  model says the question is answered or its budgets end it (hoploop.py, rounds.py);
+  model says the question is answered or its budgets end it (hoploop.py, rounds.py),
+  and then the top results it left are fetched and read by rules, at no model cost (fill.py);
 - the loop ends on the first turn without a tool call (``finish``) that leaves nothing to
   look for, or after ``max_steps`` turns, and always within the run's budgets;
 - a run resumed from its files skips what its files say is done.
@@ -26,8 +27,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 from assay.claims.assessment import RunSources
-from assay.claims.crosscheck import corroborate_and_verify
-from assay.claims.extract import read_else_extract, record_claims
+from assay.claims.extract import ExtractiveExtractor, read_else_extract, record_claims
 from assay.claims.standalone import page_subject
 from assay.events import (
     PhaseFinished,
@@ -53,6 +53,7 @@ from assay.protocols.research.actions import (
 )
 from assay.protocols.research.bootstrap import BootstrapRules
 from assay.protocols.research.codeturns import WorkspaceTurns
+from assay.protocols.research.fill import FillUp
 from assay.protocols.research.hoploop import HopBudget, HopLoop
 from assay.protocols.research.hops import side_targets
 from assay.protocols.research.plan import Plan
@@ -86,7 +87,7 @@ class Escalate(Exception):
         self.reason = reason
 
 
-class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules):
+class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules, FillUp):
     def __init__(
         self,
         context: RunContext,
@@ -118,6 +119,7 @@ class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules):
         self.headings: dict[str, str] = {}  # a follow-up target → its findings' heading
         self.rounds = 1
         self.hops: HopLoop | None = None
+        self.filled: set[str] = set()  # sources fetched after the hop loop, read by rules
         if context.model is not None and mode != "workspace":
             settings = context.settings
             pages = settings.hop_pages
@@ -182,6 +184,7 @@ class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules):
         else:
             self._warn(f"step budget of {self.max_steps} turns reached", "max_steps")
             self._end_hops(f"step budget of {self.max_steps} turns reached")
+        await self._fill_up()
         self.run.events.emit(
             PhaseFinished(phase="gather", detail=f"{len(self.state.read)} sources")
         )
@@ -238,27 +241,36 @@ class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules):
             return
         await self._run_search(action.queries, first=False)
 
-    async def _read_url(self, url: str) -> None:
+    async def _read_url(self, url: str, *, by_model: bool = True) -> None:
+        """Fetch ``url`` and draw its claims: by the run's extractor and, with a model, as
+        one step of the hop loop; ``by_model`` False: by the extractive engine, at no
+        model cost (a page the loop never read, rounds.py ``_fill_up``)."""
         if self.session is None or url in self.state.read:
             return
         read = await self.session.read(url)
         self.state.read.append(url)
-        if read is not None:
-            await self._extract(read.record.id, read.text, read.record.title)
+        if read is None:
+            return
+        if not by_model:
+            self.filled.add(read.record.id)
+        await self._extract(read.record.id, read.text, read.record.title, by_model=by_model)
 
     def _relevance(self, text: str, title: str | None) -> Relevance:
         found = best_relevance(self.targets, text, title=page_subject(title))
         return self._code_relevance(text, found)
 
-    async def _extract(self, source_id: str, text: str, title: str | None) -> None:
+    async def _extract(
+        self, source_id: str, text: str, title: str | None, *, by_model: bool = True
+    ) -> None:
         """createClaim right after the source is read: each claim appended at once, with
         its relevance; the source's own relevance (title and lead) goes in its line."""
         lead = text[:_LEAD_CHARS]
         self.run.source_ledger.annotate(source_id, relevance=self._relevance(lead, title).to_json())
-        known = self.hops.known(self.run.claim_ledger.claims()) if self.hops else None
-
+        hops = self.hops if by_model else None
+        known = hops.known(self.run.claim_ledger.claims()) if hops else None
+        extractor = self.context.extractor if by_model else ExtractiveExtractor()
         drawn = await read_else_extract(
-            self.context.extractor, self.question, text,
+            extractor, self.question, text,
             lambda sentence: self._relevance(sentence, title).relevant,
             title=title or "", known=known, max_claims=self._claims_per_page,
         )  # fmt: skip
@@ -279,7 +291,8 @@ class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules):
             relevance_of=lambda claim: self._relevance(claim, title),
         )
         self.state.claims += len(recorded)
-        await self._after_read(reading)
+        if by_model:
+            await self._after_read(reading)
 
     async def _verify(self) -> None:
         if "verify" in self._done():
@@ -289,7 +302,7 @@ class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules):
         sources = RunSources.load(self.run.source_ledger)
         ledger = self.run.claim_ledger
         ledger.stage(self._rescored(claim, sources) for claim in ledger.claims())
-        checked = await corroborate_and_verify(self.run, self.context.judge)
+        checked = await self._checked()
         counts = Counter(c.status for c in checked)
         detail = (
             f"{len(checked)} claims checked; {counts['verified']} verified, {counts['weak']} weak"

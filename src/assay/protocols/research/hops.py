@@ -107,6 +107,17 @@ def bridge_hop(question: str, claims: Sequence[ClaimRecord], searched: set[str])
     return Hop(hop.missing, hop.queries, hop.targets, hop.by, heading)
 
 
+def bridge_targets(question: str, claims: Sequence[ClaimRecord], best: int = 5) -> list[str]:
+    """What a page reached through a bridge is judged relevant against: each name the
+    ``best`` most relevant claims give that the question does not contain, with the
+    question's key words ("Blue Lantern Press started company released novel …")."""
+    asked = set(content_words(question))
+    ranked = rank(question, [c for c in claims if recorded_relevant(c)])[:best]
+    names = [n for item in ranked for n in names_in(item.claim.text)]
+    fresh = [n for n in dict.fromkeys(names) if not set(content_words(n)) <= asked]
+    return [f"{name} {key_phrase(question)}" for name in fresh]
+
+
 def _side_hop(sides: Sequence[SubQuestion], question: str) -> Hop:
     """A round for the sides no relevant claim speaks of yet: their own look-ups' queries
     ("X founded", "when was X founded"), their sub-questions as targets and headings."""

@@ -45,7 +45,7 @@ class SearchRounds:
     rounds: int
     hops: HopLoop | None
 
-    async def _read_url(self, url: str) -> None:
+    async def _read_url(self, url: str, *, by_model: bool = True) -> None:
         raise NotImplementedError  # the harness reads
 
     async def _run_search(self, queries: list[str], *, first: bool) -> list[tuple[str, str]]:

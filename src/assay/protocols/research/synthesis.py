@@ -52,9 +52,11 @@ def shown_answer(
     if answer.found:
         shown = neutralize(answer.text)
         return f"{shown} — {report_text('resting_on')} {evidence}" if evidence else shown
+    # a model's answer that failed its check leaves the reason (answers.Answer.reason)
+    why = f" ({neutralize(answer.reason)})" if answer.reason else ""
     if evidence:
-        return f"{NO_ANSWER}; closest evidence: {evidence}"
-    return f"{NO_ANSWER}: no source read in this run answers the question."
+        return f"{NO_ANSWER}{why}; closest evidence: {evidence}"
+    return f"{NO_ANSWER}{why}: no source read in this run answers the question."
 
 
 FURTHER_EVIDENCE = "Further evidence"
