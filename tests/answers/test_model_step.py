@@ -191,3 +191,21 @@ def test_without_both_sides_dated_by_the_cited_quotes_the_choice_stands_flagged(
     found = ask_dated(FIRST, model, [DATED[1], DATED[2]])
     assert found.text == "Tarn Monthly" and len(model.requests) == 1
     assert [f.rule_answer for f in found.flags] == ["Vell Review"]
+
+
+def test_a_choice_citing_one_sides_date_alone_is_asked_for_both_when_both_were_offered() -> None:
+    def script(request: Any) -> object:
+        prompt = request.messages[0].content
+        tarn, vell = (
+            number_of(prompt, "Tarn Monthly was first"),
+            number_of(prompt, "Vell Review was"),
+        )
+        if len(request.messages) == 1:  # first reply: one side's date, and that side
+            return {"answer": "Tarn Monthly", "claims": [tarn]}
+        return {"answer": "Vell Review", "claims": [tarn, vell]}
+
+    model = ScriptedModel(script)
+    found = ask_dated(FIRST, model)
+    feedback = model.requests[1].messages[-1].content
+    assert "rests on both sides: cite the claims that state the years of Tarn Monthly" in feedback
+    assert found.text == "Vell Review" and len(model.requests) == 2

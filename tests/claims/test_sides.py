@@ -65,3 +65,17 @@ def test_values_that_do_not_decide_reject_nothing() -> None:
     # the same quotes in one unit decide
     assert problem(TOWERS, "Tarn Spire", ["Osric Tower is 1,200 metres tall.",
                                           "Tarn Spire is 300 metres tall."], titles)  # fmt: skip
+
+
+def test_one_sides_value_cited_when_both_were_offered_asks_for_both() -> None:
+    quotes = [
+        "Tarn Monthly was first published in 1980.",
+        "Vell Review was first published in 1922.",
+    ]
+    tarn, vell = on_page(1, quotes[0]), on_page(2, quotes[1])
+    pages = {"src_01": Page.of("src_01", "Tarn Monthly", quotes[0]),
+             "src_02": Page.of("src_02", "Vell Review", quotes[1])}  # fmt: skip
+    shape = shape_of("Which was published first, Tarn Monthly or Vell Review?")
+    asked = order_problem("Tarn Monthly", shape, [tarn], pages, [tarn, vell])
+    assert asked.startswith("a choice by years rests on both sides")
+    assert order_problem("Tarn Monthly", shape, [tarn], pages, [tarn]) == ""  # nothing to cite

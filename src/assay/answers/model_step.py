@@ -10,7 +10,8 @@ retries, tells the model why it was rejected: it cites no claim, or a number not
 content words and numbers are not all in the cited claims, their quotes or their passages;
 it only repeats the question, or is a cited claim again; a yes/no does not start with yes
 or no or cites no claim about one of the things the question names; a choice is neither
-option, or not the side its cited quotes' years or measures make true (claims/sides.py).
+option, or not the side its cited quotes' years or measures make true, or rests on one
+side's value where both were offered (claims/sides.py).
 When no reply passes, there is no answer, and the reason says why.
 
 A check of the cited quotes may reject a reply; nothing replaces it. Where a lexical rule
@@ -123,7 +124,8 @@ def _problem(
     if shape.kind == "choice":
         if not any(_contains(answer, option) for option in shape.options):
             return f"answer with one of: {' or '.join(shape.options)}"
-        return order_problem(answer, shape, [o.item.claim for o in cited], pages)
+        claims = [o.item.claim for o in offered]
+        return order_problem(answer, shape, [o.item.claim for o in cited], pages, claims)
     words = set(content_words(answer))
     if words and not numbers_in(answer) and words <= set(content_words(question)):
         # "If Osric is a ferryman Vell is what?" → "Vell": the local model named the subject.

@@ -49,10 +49,17 @@ def speaks_of(name: str, text: str, title: str) -> bool:
 
 
 def order_problem(
-    answer: str, shape: Shape, cited: Sequence[ClaimRecord], pages: Mapping[str, Page]
+    answer: str,
+    shape: Shape,
+    cited: Sequence[ClaimRecord],
+    pages: Mapping[str, Page],
+    offered: Sequence[ClaimRecord] = (),
 ) -> str:
     """Why the chosen side of a date or quantity choice is not the one the cited quotes
-    make true ("" when it is, or when they do not decide)."""
+    make true ("" when it is, or when they do not decide). A comparison rests on both
+    sides' values: when the ``offered`` claims state them and the cited ones do not, the
+    reply is asked to cite them (the local model cited one side's date alone and chose
+    that side)."""
     if shape.kind != "choice" or shape.direction not in _WORD or len(shape.options) != 2:
         return ""
     wanted = [set(content_words(o)) for o in shape.options]
@@ -63,7 +70,13 @@ def order_problem(
         return ""
     values = _side_values(shape, cited, pages)
     if values is None:
-        return ""
+        if _side_values(shape, offered, pages) is None:
+            return ""
+        kind = "years" if shape.direction in ("earlier", "later") else "measures"
+        return (
+            f"a choice by {kind} rests on both sides: cite the claims that state the {kind} "
+            f"of {' and of '.join(shape.options)}"
+        )
     (first, a), (second, b) = values.items()
     if max(a) < min(b):
         low, high = first, second

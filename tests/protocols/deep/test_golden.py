@@ -120,21 +120,27 @@ def founding_model(
 
 
 def test_which_was_founded_first_is_answered_with_a_model(isolated_home: Path) -> None:
-    """The model names the company and cites the fact that dates it: that fact must name
-    the company ("The company was founded in 1959" does not), or the answer is refused."""
+    """The model names the company and cites the facts that date both: each must name its
+    company ("The company was founded in 1959" does on its own page), or it is refused."""
     a, b, first = PAIRS[0]
-    result = _founded_first(isolated_home, a, b, founding_model(a, b))
+    result = _founded_first(isolated_home, a, b, founding_model(a, b, cites_both=True))
     assert result.model == "scripted:model"
     assert _answer(result).startswith(f"**Answer:** {first} ["), _answer(result)
 
 
-def test_a_rule_that_reads_the_dates_otherwise_is_a_flag_under_the_models_answer(
+def test_a_side_chosen_on_its_own_date_alone_is_refused_and_the_rule_stays_a_flag(
     isolated_home: Path,
 ) -> None:
+    """Both companies' dates were offered; a model that cites only the date of the side it
+    chose is asked to cite both, and when it never does the question is unanswered: the
+    rule, which reads both dates, is a flag under it, never the answer."""
     a, b, first = PAIRS[0]
-    result = _founded_first(isolated_home, a, b, founding_model(a, b, wrong=True))
+    model = founding_model(a, b, wrong=True)
+    result = _founded_first(isolated_home, a, b, model)
+    told = [m.content for r in model.requests for m in r.messages[1:] if "both sides" in m.content]
+    assert told and "cite the claims that state the years of" in told[0], told
     answer = _answer(result)
-    assert answer.startswith(f"**Answer:** {a} ["), answer  # the model's, not replaced
+    assert answer.startswith("**Answer:** No direct answer found ("), answer
     text = Path(result.report).read_text()
     flag = text.split(answer, 1)[1].split("Research complete", 1)[0]
     assert "extractive:" in flag and first in flag, flag
