@@ -26,7 +26,7 @@ from assay.text import STOP_WORDS, content_words
 
 CUE_WORDS = 4
 """A place is cued when the question's word stands this few words before it ("born in
-July 1960 in Dharan" is not; "born 5 April 1958, Birkenhead" is: digits are no words)."""
+July 1960 in Dharan" is not; "born 5 April 1958, Tarnby" is: digits are no words)."""
 _WORD = re.compile(r"\b(?![a-z'’-]*ly\b)[A-Za-z][A-Za-z'’-]*")  # no adverb ("professionally")
 _JOINED = re.compile(r"(?:, | and | or |, and |, or )")
 
@@ -45,7 +45,7 @@ def typed_span(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | 
     """The span of the asked kind from the best ranked claim that has one, or ``None``.
 
     For a place, a name the claim gives right after what the question asks of it ("born
-    in Brisbane", "born 5 April 1958, Birkenhead"), or right after the year that opens a
+    in Vellport", "born 5 April 1958, Tarnby"), or right after the year that opens a
     life span's brackets ("X (1570 in Gniezno – 1637 in Kraków)"), comes first: the
     sentence says it is that place, which an embedding of a little-known town's name
     alone cannot tell. A name sharing a word with the subject's names (a birth name: "X

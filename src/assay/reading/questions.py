@@ -260,7 +260,7 @@ _WHICH = re.compile(r"\b(?:which|what)(?: (?:is|was|are|were))?(?: (?:an?|the))?
 @dataclass(frozen=True)
 class Description:
     """What a "which …"/"what …" question asks for: the noun phrase right after it
-    ("Danish heavy metal band") and all the words that follow ("… from Copenhagen")."""
+    ("Norvian folk band") and all the words that follow ("… from Osricby")."""
 
     phrase: frozenset[str]
     words: frozenset[str]

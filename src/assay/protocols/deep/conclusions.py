@@ -80,7 +80,7 @@ def dated(groups: Sequence[Group], titles: Mapping[str, str]) -> list[Dated]:
 
 def _event(text: str, year: str) -> str:
     """The word that says what happened in ``year``: the nearest lower-case participle
-    before it in its clause ("formed in Copenhagen in 2001" → "formed"), or ""."""
+    before it in its clause ("formed in Osricby in 2001" → "formed"), or ""."""
     clause = re.split(r"[;:.]", text.split(year, 1)[0])[-1]
     words = raw_words(clause)[-_EVENT_WORDS:]
     return next((w for w in reversed(words) if w.islower() and is_participle(w)), "")
