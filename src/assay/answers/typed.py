@@ -26,7 +26,7 @@ from assay.text import STOP_WORDS, content_words
 
 CUE_WORDS = 4
 """A place is cued when the question's word stands this few words before it ("born in
-July 1960 in Dharan" is not; "born 5 April 1958, Tarnby" is: digits are no words)."""
+July 1960 in Amberlow" is not; "born 5 April 1958, Tarnby" is: digits are no words)."""
 _WORD = re.compile(r"\b(?![a-z'’-]*ly\b)[A-Za-z][A-Za-z'’-]*")  # no adverb ("professionally")
 _JOINED = re.compile(r"(?:, | and | or |, and |, or )")
 
