@@ -107,13 +107,10 @@ def score(rows: Sequence[dict[str, Any]]) -> dict[str, dict[str, float]]:
 
 def main(argv: list[str] | None = None) -> None:
     import qa_lab  # the sibling script: the data folder and the split note
-    from qa_model_hotpot import SETS
+    from qa_model_hotpot import SETS, add_selection_arguments
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=sorted(SETS), default="hotpot")
-    parser.add_argument("--limit", type=int, default=20)
-    parser.add_argument("--offset", type=int, default=0)
-    parser.add_argument("--concurrency", type=int, default=1)
+    add_selection_arguments(parser)
     parser.add_argument("--model", required=True)
     parser.add_argument("--base-url", default=None)
     parser.add_argument("--data", type=Path, default=qa_lab.DATA)

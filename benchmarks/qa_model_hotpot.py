@@ -126,16 +126,22 @@ def show(figures: dict[str, dict[str, Any]]) -> None:
               f"hop loops: {json.dumps(f['endings'])}")  # fmt: skip
 
 
+def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
+    """The questions a model benchmark runs (``--set``, ``--limit``, ``--offset``) and how
+    many at once (``--concurrency``): the same flags here and in oracle_qa.py."""
+    parser.add_argument("--set", choices=sorted(SETS), default="hotpot")
+    parser.add_argument("--limit", type=int, default=20)
+    parser.add_argument("--offset", type=int, default=0)
+    parser.add_argument("--concurrency", type=int, default=1)
+
+
 def main(argv: list[str] | None = None) -> None:
     import qa_lab  # the sibling script: the data folder and the split note
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=sorted(SETS), default="hotpot")
-    parser.add_argument("--limit", type=int, default=20)
-    parser.add_argument("--offset", type=int, default=0)
+    add_selection_arguments(parser)
     parser.add_argument("--sites", type=int, default=8)
     parser.add_argument("--sources", type=int, default=5)
-    parser.add_argument("--concurrency", type=int, default=1)
     parser.add_argument("--model", default=None)
     parser.add_argument("--base-url", default=None)
     parser.add_argument("--budget-time", type=float, default=None)
