@@ -28,15 +28,15 @@ from pydantic import BaseModel, Field, model_validator
 from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
-from assay.claims.passages import claim_passage
+from assay.claims.passages import claims_in_passages
 from assay.claims.sides import order_problem
 from assay.models import InvalidOutput
 from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
-from assay.reading.passages import Page, Passage, merged
+from assay.reading.passages import Page
 from assay.reading.questions import Shape
 from assay.reading.tokens import estimate_tokens
-from assay.text import Sentence, content_words
+from assay.text import content_words
 
 SYSTEM = """You answer a QUESTION using only the numbered CLAIMS, which were checked
 against sources; each is shown in its passage of a page (the sentences around it, not
@@ -173,62 +173,10 @@ def shown_claims(
     ranked: Sequence[Ranked], pages: Mapping[str, Page], tokens: int
 ) -> tuple[list[Offered], str]:
     """The claims offered (best-ranked first, as many as fit ``tokens`` with their
-    passages) and the fenced block that shows them, page by page: a page's passages in
-    page order, under its title, each claim's sentence replaced by the claim, numbered."""
-    chosen: list[tuple[Ranked, Passage | None]] = []
-    for item in ranked:
-        passage = claim_passage(item.claim, pages)
-        options = [passage, _core(item, pages)] if passage is not None else [None]
-        for option in options:
-            if _tokens([*chosen, (item, option)]) <= tokens:
-                chosen.append((item, option))
-                break
-    shown = merged(p for _, p in chosen if p is not None)
-    offered: list[Offered] = []
-    lines: list[str] = []
-    placed: set[str] = set()
-    for source_id in dict.fromkeys(p.source_id for p in shown):
-        passages = [p for p in shown if p.source_id == source_id]
-        lines += [""] if lines else []
-        lines.append(f"PAGE: {passages[0].title}")
-        for number, passage in enumerate(passages):
-            lines += ["…"] if number else []
-            for sentence in passage.sentences:
-                here = [
-                    item for item, p in chosen
-                    if p is not None and item.claim.id not in placed
-                    and _quoted_at(item, source_id, sentence)
-                ]  # fmt: skip
-                for item in here:
-                    placed.add(item.claim.id)
-                    offered.append(Offered(item, passage.text))
-                    lines.append(f"[{len(offered)}] {item.claim.text}")
-                if not here:
-                    lines.append(sentence.text)
-    for item, _ in chosen:
-        if item.claim.id not in placed:
-            offered.append(Offered(item, ""))
-            lines.append(f"[{len(offered)}] {item.claim.text}")
-    return offered, fenced("CLAIMS", lines)
-
-
-def _core(item: Ranked, pages: Mapping[str, Page]) -> Passage | None:
-    """The claim's own sentence alone, when its passage does not fit."""
-    return claim_passage(item.claim, pages, tokens=0)
-
-
-def _quoted_at(item: Ranked, source_id: str, sentence: Sentence) -> bool:
-    """Whether one of ``item``'s quotes on page ``source_id`` stands in ``sentence``."""
-    return any(
-        e.source_id == source_id and e.start < sentence.end and sentence.start < e.end
-        for e in item.claim.evidence
-    )
-
-
-def _tokens(chosen: Sequence[tuple[Ranked, Passage | None]]) -> int:
-    shown = merged(p for _, p in chosen if p is not None)
-    alone = [i.claim.text for i, p in chosen if p is None]
-    return sum(p.tokens for p in shown) + sum(estimate_tokens(t) + 2 for t in alone)
+    passages, ``claims.passages.claims_in_passages``) and the fenced block that shows them."""
+    by_id = {item.claim.id: item for item in ranked}
+    shown, lines = claims_in_passages([item.claim for item in ranked], pages, tokens)
+    return [Offered(by_id[c.id], context) for c, context in shown], fenced("CLAIMS", lines)
 
 
 async def model_answer(
