@@ -23,3 +23,21 @@ def test_a_choice_is_decided_by_the_direction_its_words_ask_for(
 ) -> None:
     shape = shape_of(question)
     assert shape.kind == "choice" and shape.direction == direction
+
+
+@pytest.mark.parametrize(
+    ("question", "options"),
+    [
+        # after the comma a number word starts the option's name, not the question
+        (
+            "Which was founded first, Two Vell Radio or Tarn Monthly?",
+            ("Two Vell Radio", "Tarn Monthly"),
+        ),
+        ("Which is older, Three Vell Inns or Osric Hall?", ("Three Vell Inns", "Osric Hall")),
+        # without a comma the question's first word is still no part of an option
+        ("Is Osric Hall or Tarn Spire older?", ("Osric Hall", "Tarn Spire")),
+        ("Which is older, tea or coffee?", ("tea", "coffee")),
+    ],
+)
+def test_a_choice_keeps_each_option_whole(question: str, options: tuple[str, str]) -> None:
+    assert shape_of(question).options == options

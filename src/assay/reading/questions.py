@@ -212,7 +212,9 @@ def _choice_options(text: str) -> tuple[str, ...]:
     if " or " not in text:
         return ()
     head, _, tail = text.rpartition(" or ")
-    before = names_in(head.split(",")[-1] if "," in head else head, skip_first=True)
+    # after a comma the first word starts the option, not the question: "…, Two Vell
+    # Radio or …" keeps its "Two"
+    before = names_in(head.rsplit(",", 1)[-1], skip_first="," not in head)
     after = names_in(tail)
     if before and after:
         return (before[-1], after[0])
