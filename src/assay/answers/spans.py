@@ -22,13 +22,14 @@ from assay.reading.names import name_words, names_at, subject
 from assay.reading.questions import (
     Description,
     Shape,
+    asked_values,
     described_by,
     echoes,
     fills_slot,
     question_slot,
     states,
 )
-from assay.reading.values import YEAR, dated_subject, dates_in, event_key, quantities_in
+from assay.reading.values import YEAR, dated_subject, event_key
 from assay.text import content_words, stem
 
 _REGION = re.compile(r", [A-Z][a-z]+(?: [A-Z][a-z]+)?\b")
@@ -143,10 +144,8 @@ def _speaks_of(shape: Shape, asking: set[str], text: str, asked: set[str]) -> bo
 
 
 def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
-    if shape.kind == "when":
-        return dates_in(text)
-    if shape.kind == "number":
-        return quantities_in(text, with_unit=shape.direction == "measure")
+    if shape.kind in ("when", "number"):
+        return asked_values(shape, text)
     found = []
     for at, name in names_at(text):
         region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None

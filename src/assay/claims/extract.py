@@ -94,7 +94,7 @@ class ExtractiveExtractor:
     async def extract(
         self, question: str, text: str, *, title: str = "", max_claims: int = 3
     ) -> list[DraftClaim]:
-        picked = pick_claims(question, text, max_claims=max_claims)
+        picked = pick_claims(question, text, max_claims=max_claims, title=title)
         best = max((p.score for p in picked), default=0.0)
         return [
             DraftClaim(
@@ -148,11 +148,11 @@ async def read_on_topic(
     """
     extractive = ExtractiveExtractor()
     if extractor.name == extractive.name:
-        drafts = await extractive.extract(question, text, max_claims=max_claims)
+        drafts = await extractive.extract(question, text, title=title, max_claims=max_claims)
         return PageReading(drafts, extractive.name)
-    picks = pick_claims(question, text, max_claims=PASSAGE_SENTENCES)
+    picks = pick_claims(question, text, max_claims=PASSAGE_SENTENCES, title=title)
     if not any(relevant(p.sentence) for p in picks):
-        drafts = await extractive.extract(question, text, max_claims=max_claims)
+        drafts = await extractive.extract(question, text, title=title, max_claims=max_claims)
         return PageReading(drafts, extractive.name)
     if known is not None and isinstance(extractor, PageReader):
         reading = await extractor.read(
@@ -194,7 +194,9 @@ async def read_else_extract(
         )
 
     async def by_rules() -> PageReading:
-        drafts = await ExtractiveExtractor().extract(question, text)
+        drafts = await ExtractiveExtractor().extract(
+            question, text, title=title, max_claims=max_claims
+        )
         return PageReading(drafts, ExtractiveExtractor.name)
 
     return await Step("claims.read_page", by_model, by_rules, extractor.name).run()

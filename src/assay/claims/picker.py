@@ -1,8 +1,12 @@
 """Claim picking without a model: a source's sentences most relevant to the question.
 
-Sentences are ranked by BM25 over the source's own sentences (the source is the corpus, so
-a word the page repeats everywhere counts for little), with small boosts for sentences that
-state numbers or dates and for plain declarative sentences, which make checkable claims.
+Sentences are ranked by their relevance to the question as ``reading.relevance`` reads it
+(sentence embeddings and word overlap, combined by the fitted model), so "She is an
+American cartoonist" can answer "What is Ada Vell's occupation?" though it shares no
+word with it. A sentence is picked when it shares a content word with the question or
+clears the relevance bar. BM25 over the source's own sentences (a word the page repeats
+everywhere counts for little) only bounds the reading on a long page: its ``CANDIDATES``
+best sentences are read, then those it scores 0, in page order.
 Headings, table rows, navigation, questions, fragments (a sentence cut at its start, or
 with unpaired brackets), run-ons and anything that
 addresses an AI agent are never picked: page text is data, and a sentence written to steer
@@ -19,7 +23,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from assay.claims.normalize import normalize_text, numbers_in
+from assay.claims.normalize import normalize_text
+from assay.reading.questions import asked_values, shape_of
 from assay.text import (
     Sentence,
     content_words,
@@ -33,17 +38,15 @@ MIN_WORDS = 5
 MAX_WORDS = 60
 _K1 = 1.2
 _B = 0.75
-_NUMBER_BOOST = 0.15
-_DECLARATIVE_BOOST = 0.1
+CANDIDATES = 40
+"""The sentences of a page read for relevance, BM25's best first: a lab page has fewer,
+a long web page's others share few of the question's words."""
 _NAVIGATION = re.compile(
     r"\b(?:click here|read more|sign in|sign up|log in|subscribe|privacy policy|"
     r"terms of (?:use|service)|all rights reserved|skip to|share (?:this|on)|follow us|"
     r"(?:accept|use|uses|allow) cookies|cookie (?:policy|settings|preferences)|"
     r"back to top|newsletter|advertisement|related articles)\b|[|»›·•]|\]\(",
     re.IGNORECASE,
-)
-_MONTH = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d", re.IGNORECASE
 )
 
 
@@ -57,12 +60,16 @@ class Picked:
     score: float
 
 
-def pick_claims(question: str, text: str, *, max_claims: int = 3) -> list[Picked]:
-    """Up to ``max_claims`` sentences of ``text`` most relevant to ``question``, best first.
+def pick_claims(question: str, text: str, *, max_claims: int = 3, title: str = "") -> list[Picked]:
+    """Up to ``max_claims`` sentences of ``text`` (a page titled ``title``, "" for none) most
+    relevant to ``question``, best first.
 
-    A sentence shares at least one content word with the question or it is not picked;
-    ties go to the earlier sentence, so the choice is deterministic.
+    A sentence shares at least one content word with the question or clears the relevance
+    bar, or it is not picked; ties go to the earlier sentence, so the choice is
+    deterministic. The score is the sentence's fitted relevance.
     """
+    from assay.reading.relevance import fitted_model, relevances  # loads on first use
+
     query = set(content_words(question))
     sentences = [s for s in split_sentences(text) if claimable(s)]
     if not query or not sentences or max_claims <= 0:
@@ -70,13 +77,21 @@ def pick_claims(question: str, text: str, *, max_claims: int = 3) -> list[Picked
     documents = [content_words(s.text) for s in sentences]
     frequency = Counter(word for document in documents for word in set(document))
     average = sum(len(d) for d in documents) / len(documents) or 1.0
-    picked: list[Picked] = []
-    for sentence, document in zip(sentences, documents, strict=True):
-        relevance = _bm25(query, document, frequency, len(documents), average)
-        if relevance > 0:
-            boosted = relevance * (1 + _boost(sentence.text))
-            picked.append(Picked(sentence.text, sentence.start, sentence.end, round(boosted, 6)))
-    picked.sort(key=lambda p: (-p.score, p.start))
+    lexical = [_bm25(query, d, frequency, len(documents), average) for d in documents]
+    read = sorted(range(len(sentences)), key=lambda i: (-lexical[i], i))[:CANDIDATES]
+    found = relevances(question, [sentences[i].text for i in read], [title] * len(read))
+    bar = fitted_model().threshold
+    picked = [
+        Picked(sentences[i].text, sentences[i].start, sentences[i].end, round(r.score, 6))
+        for i, r in zip(read, found, strict=True)
+        if lexical[i] > 0 or r.relevant
+    ]
+    # a relevant sentence that states a value of the kind asked ("when …?": a date) can
+    # answer; one that does not, however close in meaning, cannot
+    shape = shape_of(question)
+    picked.sort(
+        key=lambda p: (not (p.score >= bar and asked_values(shape, p.sentence)), -p.score, p.start)
+    )
     chosen: list[Picked] = []
     seen: set[str] = set()
     for pick in picked:
@@ -120,12 +135,3 @@ def _bm25(
         tf = counts[word]
         score += idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * len(document) / average))
     return score
-
-
-def _boost(text: str) -> float:
-    boost = 0.0
-    if numbers_in(text) or _MONTH.search(text):
-        boost += _NUMBER_BOOST
-    if text.rstrip("\"'”’)]").endswith("."):
-        boost += _DECLARATIVE_BOOST
-    return boost

@@ -15,7 +15,7 @@ from assay.language.cues import english_cues
 from assay.reading.names import AUXILIARIES as _AUXILIARIES
 from assay.reading.names import names_in
 from assay.reading.places import PLACES
-from assay.reading.values import YEAR
+from assay.reading.values import YEAR, dates_in, quantities_in
 from assay.text import STOP_WORDS, content_words, raw_words
 
 Kind = Literal["yesno", "choice", "when", "number", "who", "where", "how", "what"]
@@ -154,6 +154,17 @@ def shape_of(question: str) -> Shape:
     if _WHERE.search(lowered):
         return Shape("where", attribute=attribute)
     return Shape("what", attribute=attribute)
+
+
+def asked_values(shape: Shape, text: str) -> list[tuple[int, str]]:
+    """The values (offset, text) of the kind that answers or decides ``shape`` which
+    ``text`` states: dates for "when" and for a choice by earlier / later, quantities for
+    "how many / how tall" and for a choice by more / less; [] for other shapes."""
+    if shape.kind == "when" or shape.direction in ("earlier", "later"):
+        return dates_in(text)
+    if shape.kind == "number" or shape.direction in ("more", "less"):
+        return quantities_in(text, with_unit=shape.direction == "measure")
+    return []
 
 
 _ATTRIBUTE = (
