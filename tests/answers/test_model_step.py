@@ -209,3 +209,10 @@ def test_a_choice_citing_one_sides_date_alone_is_asked_for_both_when_both_were_o
     feedback = model.requests[1].messages[-1].content
     assert "rests on both sides: cite the claims that state the years of Tarn Monthly" in feedback
     assert found.text == "Vell Review" and len(model.requests) == 2
+
+
+def test_a_choice_by_dates_asks_for_both_sides_years_in_the_first_prompt() -> None:
+    model = ScriptedModel(cite_dates("Vell Review", "Tarn Monthly"))
+    ask_dated(FIRST, model)
+    first = model.requests[0].messages[0].content
+    assert "Cite the claims that state the years of Tarn Monthly and of Vell Review." in first

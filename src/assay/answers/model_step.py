@@ -29,7 +29,7 @@ from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
 from assay.claims.passages import claims_in_passages
-from assay.claims.sides import order_problem
+from assay.claims.sides import both_sides, order_problem
 from assay.models import InvalidOutput
 from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
@@ -193,6 +193,9 @@ async def model_answer(
     hint = _HINTS.get(shape.kind, "")
     if shape.kind == "choice":
         hint = f"The answer is one of: {' or '.join(shape.options)}."
+        # asked up front, not only on retry: the local model cited one side's date alone
+        request = both_sides(shape)
+        hint += f" {request[:1].upper()}{request[1:]}." if request else ""
     room = tokens - estimate_tokens(f"{SYSTEM} {question} {hint}") - _PROMPT_SLACK
     offered, block = shown_claims(ranked, pages, room)
     if not offered:

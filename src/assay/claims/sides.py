@@ -48,6 +48,15 @@ def speaks_of(name: str, text: str, title: str) -> bool:
     return bool(head) and head <= wanted <= set(content_words(text))
 
 
+def both_sides(shape: Shape) -> str:
+    """What a choice decided by dates or quantities asks of an answer's citations ("" for
+    any other question): the claims that state each side's value."""
+    if shape.kind != "choice" or shape.direction not in _WORD or len(shape.options) != 2:
+        return ""
+    kind = "years" if shape.direction in ("earlier", "later") else "measures"
+    return f"cite the claims that state the {kind} of {' and of '.join(shape.options)}"
+
+
 def order_problem(
     answer: str,
     shape: Shape,
@@ -60,7 +69,8 @@ def order_problem(
     sides' values: when the ``offered`` claims state them and the cited ones do not, the
     reply is asked to cite them (the local model cited one side's date alone and chose
     that side)."""
-    if shape.kind != "choice" or shape.direction not in _WORD or len(shape.options) != 2:
+    request = both_sides(shape)
+    if not request:
         return ""
     wanted = [set(content_words(o)) for o in shape.options]
     chosen = [
@@ -73,10 +83,7 @@ def order_problem(
         if _side_values(shape, offered, pages) is None:
             return ""
         kind = "years" if shape.direction in ("earlier", "later") else "measures"
-        return (
-            f"a choice by {kind} rests on both sides: cite the claims that state the {kind} "
-            f"of {' and of '.join(shape.options)}"
-        )
+        return f"a choice by {kind} rests on both sides: {request}"
     (first, a), (second, b) = values.items()
     if max(a) < min(b):
         low, high = first, second
