@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from importlib import resources
+
 import pytest
 
+from assay.claims.picker import FEATURES
 from assay.engines.extractive import Picked, pick_claims
 from assay.lab import INJECTIONS
 
@@ -121,3 +125,26 @@ def test_a_five_word_sentence_is_a_claim() -> None:
     text = "Ida Brannock (1901–1970) was a Tarnish painter. She was born in Gniezno."
     picked = [p.sentence for p in pick_claims("In what city was Ida Brannock born?", text)]
     assert "She was born in Gniezno." in picked
+
+
+def test_a_sentence_sharing_no_word_is_picked_when_its_meaning_speaks_to_the_question() -> None:
+    page = (
+        "Ada Vell (born 1983) grew up in Osricby. She is an American cartoonist and "
+        "illustrator. The harbour fills with boats in the summer market season."
+    )
+    question = "What is Ada Vell's occupation?"
+    titled = [p.sentence for p in pick_claims(question, page, title="Ada Vell")]
+    assert "She is an American cartoonist and illustrator." in titled
+    assert not any("harbour" in s for s in titled)
+    # without the page's title nothing says whom "she" is: only the named sentence
+    untitled = [p.sentence for p in pick_claims(question, page)]
+    assert untitled == ["Ada Vell (born 1983) grew up in Osricby."]
+
+
+def test_the_pickers_weights_name_their_split_and_commit() -> None:
+    data = json.loads(resources.files("assay.claims").joinpath("data/picker.json").read_text())
+    assert data["fitted_on"]["split"].startswith("tune halves")
+    assert data["fitted_on"]["commit"]
+    assert data["fitted_on"]["script"] == "benchmarks/fit_picker.py"
+    assert tuple(data["features"]) == FEATURES
+    assert len(data["weights"]) == len(FEATURES)
