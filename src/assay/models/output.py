@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError, WithJsonSchema
 
 from assay.models.base import OutputSchema
 from assay.models.parse import JSONNotFound, extract_json
@@ -21,6 +21,50 @@ T = TypeVar("T")
 
 ENVELOPE_KEY = "result"
 _MAX_ERRORS = 6
+QUERY_CHARS = 80
+"""The longest search query a model may write: a query is a few words."""
+
+
+def written(chars: int, items: tuple[int, int] | None = None) -> WithJsonSchema:
+    """The schema a model writes a field by: a text of at most ``chars`` characters, or a
+    list of (fewest, most) such texts.
+
+    Constrained decoding follows the schema, so every text in it ends: the local model once
+    ran a search query on until a reply's 300 tokens were spent, three attempts in a row.
+    Validation keeps the field's own bounds, which may be wider for values code makes (a
+    long question condensed to 400 characters as a query)."""
+    text = {"type": "string", "maxLength": chars}
+    if items is None:
+        return WithJsonSchema(text)
+    return WithJsonSchema(
+        {"type": "array", "items": text, "minItems": items[0], "maxItems": items[1]}
+    )
+
+
+def unbounded(schema: dict[str, Any]) -> list[str]:
+    """The paths of the texts and lists in a JSON schema that set no upper bound (a model
+    decoding by it may write on until its tokens run out)."""
+    found: list[str] = []
+    defs = schema.get("$defs", {})
+
+    def walk(part: dict[str, Any], path: str) -> None:
+        if "$ref" in part:
+            walk(defs[part["$ref"].rsplit("/", 1)[-1]], path)
+        for key in ("oneOf", "anyOf", "allOf"):
+            for option in part.get(key, []):
+                walk(option, path)
+        kind = part.get("type")
+        if kind == "string" and not {"maxLength", "enum", "const"} & part.keys():
+            found.append(path)
+        if kind == "array":
+            if "maxItems" not in part:
+                found.append(path)
+            walk(part.get("items", {}), f"{path}[]")
+        for name, child in part.get("properties", {}).items():
+            walk(child, f"{path}.{name}")
+
+    walk(schema, schema.get("title", ""))
+    return found
 
 
 class OutputInvalid(ValueError):

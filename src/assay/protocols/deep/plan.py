@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +23,7 @@ from assay.engines.extractive.asking import clip, read_question
 from assay.engines.extractive.planner import is_date_sensitive
 from assay.models import Model, typed_call
 from assay.models.fallback import Step
+from assay.models.output import QUERY_CHARS, written
 from assay.models.usage import UsageMeter
 from assay.protocols.deep.angles import Angle, code_angles
 from assay.store.paths import slugify
@@ -116,7 +117,11 @@ def _merge(group: list[Angle]) -> Angle:
 
 class DirectionDraft(BaseModel):
     direction: str = Field(min_length=5, max_length=300)
-    queries: list[str] = Field(min_length=3, max_length=MAX_QUERIES)
+    queries: Annotated[
+        list[str],
+        Field(min_length=3, max_length=MAX_QUERIES),
+        written(QUERY_CHARS, (3, MAX_QUERIES)),
+    ]
     source_types: str = Field(min_length=3, max_length=200)
 
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+
+from assay.models.output import QUERY_CHARS, written
 
 SkillName = Literal[
     "research-plan",
@@ -43,33 +45,17 @@ class ReadSkill(BaseAction):
     name: SkillName
 
 
-def _written(chars: int, items: tuple[int, int] | None = None) -> WithJsonSchema:
-    """The JSON schema a model's reply is decoded by: a text of at most ``chars``
-    characters, or a list of (fewest, most) such texts.
-
-    Constrained decoding follows the schema, so every text in it ends: the local model
-    once ran a search query on until the reply's 300 tokens were spent, three attempts in a
-    row, and the run lost the model's searches. Validation keeps the field's own, wider
-    bounds for the values code makes (a long question condensed to 400 characters)."""
-    text = {"type": "string", "maxLength": chars}
-    if items is None:
-        return WithJsonSchema(text)
-    return WithJsonSchema(
-        {"type": "array", "items": text, "minItems": items[0], "maxItems": items[1]}
-    )
-
-
 class WritePlan(BaseAction):
     tag: ClassVar[str] = "write_plan"
     action: Literal["write_plan"] = "write_plan"
-    questions: Annotated[list[str], Field(min_length=1, max_length=4), _written(120, (1, 4))]
-    approach: Annotated[str, Field(min_length=5, max_length=600), _written(300)]
+    questions: Annotated[list[str], Field(min_length=1, max_length=4), written(120, (1, 4))]
+    approach: Annotated[str, Field(min_length=5, max_length=600), written(300)]
 
 
 class WebSearch(BaseAction):
     tag: ClassVar[str] = "web_search"
     action: Literal["web_search"] = "web_search"
-    queries: Annotated[list[str], Field(min_length=3, max_length=10), _written(80, (3, 10))]
+    queries: Annotated[list[str], Field(min_length=3, max_length=10), written(QUERY_CHARS, (3, 10))]
 
 
 class ReadUrl(BaseAction):

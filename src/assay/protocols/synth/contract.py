@@ -34,7 +34,7 @@ from __future__ import annotations
 import contextlib
 import json
 from dataclasses import dataclass
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -45,6 +45,7 @@ from assay.events import ClaimCreated
 from assay.gather.reader import ReadSource
 from assay.gather.search.base import SearchResult
 from assay.gather.session import GatherSession
+from assay.models.output import written
 from assay.protocols.synth.agents import Gathered, Narrative
 from assay.protocols.synth.command import CommandWorker, parse_narrative
 from assay.protocols.synth.narrative import Written
@@ -67,10 +68,14 @@ class Phase1Reply(BaseModel):
     results: list[RawResult] = Field(min_length=1, max_length=20)
 
 
+URL_CHARS = 2000
+"""The longest URL an agent may write (browsers' common limit)."""
+
+
 class AgentVerdict(BaseModel):
     statement: int = Field(ge=1)
     verdict: Verdict
-    url: str = ""
+    url: Annotated[str, written(URL_CHARS)] = ""
     quote: str = Field(default="", max_length=2000)
 
 

@@ -21,6 +21,7 @@ import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Annotated
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -30,6 +31,7 @@ from assay.claims.conflict import different_subjects, read, reading_conflict, sa
 from assay.claims.engine import extracted_from
 from assay.claims.normalize import numbers_in
 from assay.models import Model, typed_call
+from assay.models.output import written
 from assay.models.usage import UsageMeter
 from assay.protocols.web_research import themes
 from assay.protocols.web_research.antipatterns import sentence_problems, split_claim_sentences
@@ -45,6 +47,9 @@ from assay.store.claims import ClaimRecord
 from assay.text import content_words, words
 
 MAX_THEMES = themes.MAX_THEMES
+CLAIM_ID_CHARS = 24
+MAX_THEME_CLAIMS = 40
+"""What a model may write in a theme's list of finding ids (the ids are checked after)."""
 MAX_CONFLICTS = 10
 """Pairs of disagreeing claims flagged at most (each claim in one pair at most)."""
 OTHER = themes.OTHER
@@ -117,7 +122,9 @@ SYSTEM = """You group research FINDINGS about a TOPIC into common themes. Answer
 
 class ThemeDraft(BaseModel):
     name: str = Field(min_length=2, max_length=80)
-    claims: list[str] = Field(min_length=1)
+    claims: Annotated[
+        list[str], Field(min_length=1), written(CLAIM_ID_CHARS, (1, MAX_THEME_CLAIMS))
+    ]
     summary: str = Field(min_length=3, max_length=800)
 
 
