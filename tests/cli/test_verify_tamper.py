@@ -142,7 +142,8 @@ def test_an_edited_report_sentence_fails(run_copy: Path) -> None:
 
 def _tamper_weak_quote(claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
     evidence = claims[1]["evidence"][0]
-    evidence["quote"] = evidence["quote"].replace("northern", "southern")
+    evidence["quote"] = evidence["quote"].replace(" ", " not ", 1)  # a word the page lacks
+    assert " not " in evidence["quote"]
     return claims
 
 
@@ -304,6 +305,11 @@ def test_a_file_the_chain_does_not_cover_is_named(run_copy: Path) -> None:
     assert payload["warnings"] == ["notes.txt is not covered by chain.jsonl: not verified"]
 
 
+def _another_confidence(claim: dict[str, Any]) -> str:
+    """A confidence the claim does not have: the edit must change the file."""
+    return next(c for c in ("high", "medium", "low") if c != claim["confidence"])
+
+
 def _edit(name: str, change: Callable[[list[dict[str, Any]]], object]) -> Callable[[Path], None]:
     """A tampering that edits the records of one JSON Lines file with ``change``."""
 
@@ -379,7 +385,7 @@ TAMPERINGS: list[tuple[str, Callable[[Path], None], str]] = [
     ),
     (
         "confidence",
-        _edit(CLAIMS, lambda r: r[1].update(confidence="high")),
+        _edit(CLAIMS, lambda r: r[1].update(confidence=_another_confidence(r[1]))),
         "claim claim_002 was edited in claims.jsonl: confidence changed",
     ),
     (
