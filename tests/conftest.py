@@ -101,19 +101,27 @@ LAB_TOPIC = "How tall is the Halvorsen Lighthouse?"
 @pytest.fixture(scope="session")
 def lab_research_run(lab: Lab, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The run directory of one extractive research run on LAB_TOPIC over the lab, made once
-    per test process for the tests that only read a finished run (copy it to change it)."""
+    per test session (shared by the xdist workers, see shared_build) for the tests that only
+    read a finished run (copy it to change it)."""
+    from tests.shared_build import built_once
+
+    home = built_once(tmp_path_factory, "lab-run-home", lambda folder: _research(lab, folder))
+    (run_dir,) = (p for p in (home / "runs").iterdir() if p.is_dir())
+    return run_dir
+
+
+def _research(lab: Lab, home: Path) -> None:
+    """One extractive research run on LAB_TOPIC over ``lab``, in ``home``."""
     from assay.config import load_settings
     from assay.protocols.research import research_async
 
-    home = tmp_path_factory.mktemp("lab-run-home")
     with pytest.MonkeyPatch.context() as patch:
         _isolate(home, patch)
         patch.setattr(client, "Pacer", _quick_pacer)
         settings = load_settings(
             home=home, search="searxng", searxng_url=lab.sites[0], allow_hosts=["127.0.0.0/8"]
         )
-        result = asyncio.run(research_async(LAB_TOPIC, settings=settings))
-    return Path(result.run_dir)
+        asyncio.run(research_async(LAB_TOPIC, settings=settings))
 
 
 def make_run(home: Path, topic: str = "Sample topic", *, torn_log: bool = False) -> Path:

@@ -1,15 +1,18 @@
 """Shared pieces of the web UI's browser tests: Debian's Chromium through Playwright's
 ``executable_path`` (nothing downloads a browser), one server over the lab per test process
 with a local index as its second search provider (so synth's default panel has two
-searchers), finished runs made through the API, and where screenshots go
-($ASSAY_SCREENSHOTS, else test-artefacts/screens/, which git ignores)."""
+searchers), a second one over finished runs made through the API once per test session,
+and where screenshots go ($ASSAY_SCREENSHOTS, else test-artefacts/screens/, which git
+ignores)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,22 +60,18 @@ def with_local_index(home: Path, corpus: Path) -> None:
         index.add_paths(sorted(corpus.iterdir()))
 
 
-@pytest.fixture(scope="session")
-def served(
-    lab: Lab, lab_corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Served]:
-    """The app over the lab in a thread, with its own home, for every browser test of this
-    process (tests/web/conftest.py shares it: its four finished runs took ~15 s a module)."""
+@contextmanager
+def serving(home: Path, lab: Lab, corpus: Path | None = None) -> Iterator[Served]:
+    """The app over the lab in a thread, on ``home`` (indexing ``corpus`` there first)."""
     from assay.config import load_settings
     from assay.web.app import ServerConfig, create_app
     from assay.web.testing import serve_in_thread
+    from tests.conftest import _isolate
 
-    home = tmp_path_factory.mktemp("web-ui-home")
     with pytest.MonkeyPatch.context() as patch:
-        from tests.conftest import _isolate
-
         _isolate(home, patch)
-        with_local_index(home, lab_corpus_dir)
+        if corpus is not None:
+            with_local_index(home, corpus)
         settings = load_settings(home=home, search="searxng", searxng_url=lab.sites[0],
                                  allow_hosts=["127.0.0.0/8"])  # fmt: skip
         with serve_in_thread(create_app(ServerConfig(settings))) as base:
@@ -80,14 +79,47 @@ def served(
 
 
 @pytest.fixture(scope="session")
-def finished(served: Served) -> Served:
-    """A finished research, ask, deep and synth run, for the pages that read them."""
-    bodies = {"research": {}, "ask": {}, "deep": {"max_directions": 2}, "synth": {}}
-    for protocol, extra in bodies.items():
-        run_id = served.start({"topic": TOPIC, "protocol": protocol, **extra})
-        assert served.wait(run_id)["status"] == "done", protocol
-        served.runs[protocol] = run_id
-    return served
+def served(
+    lab: Lab, lab_corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Served]:
+    """The app over the lab in a thread, with its own home, for every browser test of this
+    process (tests/web/conftest.py shares it) that starts runs of its own."""
+    with serving(tmp_path_factory.mktemp("web-ui-home"), lab, lab_corpus_dir) as running:
+        yield running
+
+
+FINISHED = {"research": {}, "ask": {}, "deep": {"max_directions": 2}, "synth": {}}
+FINISHED_RUNS = "finished-runs.json"
+
+
+def _finish_runs(home: Path, lab: Lab, corpus: Path) -> None:
+    """A finished run of each protocol in FINISHED, started through the API on ``home``; their
+    ids by protocol go to FINISHED_RUNS there."""
+    with serving(home, lab, corpus) as running:
+        for protocol, extra in FINISHED.items():
+            run_id = running.start({"topic": TOPIC, "protocol": protocol, **extra})
+            assert running.wait(run_id)["status"] == "done", protocol
+            running.runs[protocol] = run_id
+    (home / FINISHED_RUNS).write_text(json.dumps(running.runs), encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def finished(
+    lab: Lab, lab_corpus_dir: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Served]:
+    """A server of its own over a home with a finished research, ask, deep and synth run,
+    for the pages that read them. The runs are made once per test session (shared_build);
+    each test process serves its own copy of that home, so what one starts stays its own."""
+    from tests.shared_build import built_once
+
+    shared = built_once(
+        tmp_path_factory, "web-ui-finished", lambda home: _finish_runs(home, lab, lab_corpus_dir)
+    )
+    home = tmp_path_factory.mktemp("web-ui-finished-home")
+    shutil.copytree(shared, home, dirs_exist_ok=True)
+    with serving(home, lab) as running:
+        running.runs.update(json.loads((home / FINISHED_RUNS).read_text(encoding="utf-8")))
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -119,3 +119,21 @@ def test_an_unresolvable_name_is_a_fetch_error() -> None:
     with pytest.raises(FetchError, match=re.escape("could not resolve nowhere.example")) as info:
         fetch("http://nowhere.example/", allow=[])
     assert not isinstance(info.value, PolicyViolation)
+
+
+def test_every_guarded_client_shares_one_tls_context_that_verifies_certificates() -> None:
+    import ssl
+
+    from assay.gather.fetch.guard import guarded_client, verifying_context
+
+    async def contexts() -> list[ssl.SSLContext]:
+        found = []
+        for _ in range(2):
+            async with guarded_client([]) as client:
+                pool = client._transport._pool  # type: ignore[attr-defined]
+                found.append(pool._ssl_context)
+        return found
+
+    first, second = asyncio.run(contexts())
+    assert first is second is verifying_context()  # made once: loading the CAs costs ~35 ms
+    assert first.verify_mode == ssl.CERT_REQUIRED and first.check_hostname
