@@ -29,6 +29,34 @@ def test_a_surname_alone_names_the_same_person() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("short", "full"),
+    [
+        (
+            "Ada Vell is a British born painter.",
+            "Ada Marie Vell (born 1980) is a British born painter.",
+        ),
+        ("Osric Le Tarn is a ferryman.", "Osric Anselm Le Tarn (1820-1881) was a ferryman."),
+    ],
+)
+def test_a_name_with_its_middle_names_left_out_names_the_same_person(short: str, full: str) -> None:
+    # a page's first sentence gives the full name, a claim drawn from it the short one
+    assert not different_subjects(read(short), read(full))
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote"),
+    [
+        ("Ada Vell is a painter.", "Ada Vellmar is a painter."),  # another name, not a middle one
+        ("Ada Vell is a painter.", "Bea Marie Vell is a painter."),  # another first name
+    ],
+)
+def test_a_name_sharing_words_but_not_its_first_and_last_is_another_subject(
+    claim: str, quote: str
+) -> None:
+    assert different_subjects(read(claim), read(quote))
+
+
 def test_different_events_never_conflict() -> None:
     a = "15 people died in the 2012 Leap Day tornado outbreak."
     b = "484 people were killed in the May 1896 tornado outbreak."

@@ -261,9 +261,21 @@ def _number_slots(text: str) -> list[Slot]:
 
 
 def _name_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Same name, or one is the other's tail or head ("Smith" / "Alan Smith")."""
+    """Same name, or one is the other's tail or head ("Smith" / "Alan Smith"), or the other
+    with middle names left out ("Ada Vell" / "Ada Marie Vell": a page's first sentence gives
+    the full name, a claim or a question the short one)."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return long[: len(short)] == short or long[-len(short) :] == short
+    if long[: len(short)] == short or long[-len(short) :] == short:
+        return True
+    return (
+        len(short) >= 2 and short[0] == long[0] and short[-1] == long[-1] and _in_order(short, long)
+    )
+
+
+def _in_order(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """Whether ``short``'s words stand in ``long`` in the same order."""
+    rest = iter(long)
+    return all(word in rest for word in short)
 
 
 def shared_names(a: Reading, b: Reading) -> bool:
