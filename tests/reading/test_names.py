@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.reading.names import names_in
+from assay.reading.names import names_in, same_name
 
 
 @pytest.mark.parametrize(
@@ -35,3 +35,18 @@ def test_a_word_in_ly_is_a_name_and_a_month_after_a_connector_ends_one(
 ) -> None:
     # a capitalised -ly word is an adverb only opening a text before a comma
     assert names_in(text) == names
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        (("smith",), ("alan", "smith"), True),  # a surname alone
+        (("ada", "vell"), ("ada", "marie", "vell"), True),  # middle name left out
+        (("osric", "le", "tarn"), ("osric", "anselm", "le", "tarn"), True),
+        (("hd", "32"), ("hd", "36"), False),  # the same template, another number
+        (("ada", "vell"), ("bea", "marie", "vell"), False),  # another first name
+        (("ada", "vell"), ("ada", "vellmar"), False),
+    ],
+)
+def test_same_name(a: tuple[str, ...], b: tuple[str, ...], same: bool) -> None:
+    assert same_name(a, b) is same and same_name(b, a) is same

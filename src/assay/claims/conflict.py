@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assay.claims.agreement import canonical, quantities
+from assay.reading.names import same_name
 from assay.text import STOP_WORDS, is_content, stem, word_set
 
 SlotKind = Literal["date", "place", "number", "name"]
@@ -260,30 +261,12 @@ def _number_slots(text: str) -> list[Slot]:
     return slots
 
 
-def _name_match(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Same name, or one is the other's tail or head ("Smith" / "Alan Smith"), or the other
-    with middle names left out ("Ada Vell" / "Ada Marie Vell": a page's first sentence gives
-    the full name, a claim or a question the short one)."""
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    if long[: len(short)] == short or long[-len(short) :] == short:
-        return True
-    return (
-        len(short) >= 2 and short[0] == long[0] and short[-1] == long[-1] and _in_order(short, long)
-    )
-
-
-def _in_order(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
-    """Whether ``short``'s words stand in ``long`` in the same order."""
-    rest = iter(long)
-    return all(word in rest for word in short)
-
-
 def shared_names(a: Reading, b: Reading) -> bool:
-    return any(_name_match(x, y) for x in a.names for y in b.names)
+    return any(same_name(x, y) for x in a.names for y in b.names)
 
 
 def _names_one_of(name: tuple[str, ...], names: Iterable[tuple[str, ...]]) -> bool:
-    return any(_name_match(name, other) for other in names)
+    return any(same_name(name, other) for other in names)
 
 
 def _heads_apart(a: Reading, b: Reading) -> bool:

@@ -123,3 +123,16 @@ def naming_words(thing: str, text: str) -> set[str]:
     named = {w for n in names_in(text) for w in content_words(n)}
     proper = {w for n in names_in(thing) for w in content_words(n)}
     return {w for w in content_words(text) if w not in proper or w in named}
+
+
+def same_name(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Whether two names (their words, in order) name one thing: the same, one the other's
+    tail or head ("Smith" / "Alan Smith"), or the other with middle names left out ("Ada
+    Vell" / "Ada Marie Vell": a page's first sentence gives the full name, a claim or a
+    question the short one)."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    if long[: len(short)] == short or long[-len(short) :] == short:
+        return True
+    rest = iter(long)  # the short name's words stand in the long one in the same order
+    in_order = all(word in rest for word in short)
+    return len(short) >= 2 and short[0] == long[0] and short[-1] == long[-1] and in_order
