@@ -53,8 +53,11 @@ def both_sides(shape: Shape) -> str:
     any other question): the claims that state each side's value."""
     if shape.kind != "choice" or shape.direction not in _WORD or len(shape.options) != 2:
         return ""
-    kind = "years" if shape.direction in ("earlier", "later") else "measures"
-    return f"cite the claims that state the {kind} of {' and of '.join(shape.options)}"
+    return f"cite the claims that state the {_kind(shape)} of {' and of '.join(shape.options)}"
+
+
+def _kind(shape: Shape) -> str:
+    return "years" if shape.direction in ("earlier", "later") else "measures"
 
 
 def order_problem(
@@ -82,8 +85,7 @@ def order_problem(
     if values is None:
         if _side_values(shape, offered, pages) is None:
             return ""
-        kind = "years" if shape.direction in ("earlier", "later") else "measures"
-        return f"a choice by {kind} rests on both sides: {request}"
+        return f"a choice by {_kind(shape)} rests on both sides: {request}"
     (first, a), (second, b) = values.items()
     if max(a) < min(b):
         low, high = first, second
