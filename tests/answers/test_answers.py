@@ -45,7 +45,7 @@ def answer(question: str, claims: list[ClaimRecord], **options: object) -> objec
     [
         ("When was the Journal of Example Studies established?", "when"),
         ("In what year was X founded?", "when"),
-        ("Are Pterocarya and Cotula both plant genera?", "yesno"),
+        ("Are Vellwort and Tarnbloom both plant genera?", "yesno"),
         ("Which band was formed first, The Exies or Circus Diablo?", "choice"),
         ("Who directed The Prestige?", "who"),
         ("How many people live in Leland?", "number"),
@@ -102,12 +102,12 @@ def test_a_date_answers_when_its_claim_speaks_of_the_event(
 
 def test_a_yes_no_question_checks_both_sides() -> None:
     claims = [
-        claim(1, "Pterocarya is a genus of six species of deciduous trees in the family."),
-        claim(2, "Cotula is a genus of small annual plants in the daisy family."),
+        claim(1, "Vellwort is a genus of six species of deciduous trees in the family."),
+        claim(2, "Tarnbloom is a genus of small annual plants in the daisy family."),
     ]
-    both = answer("Are Pterocarya and Cotula both genus?", claims)
+    both = answer("Are Vellwort and Tarnbloom both genus?", claims)
     assert both.text == "yes" and set(both.claim_ids) == {"claim_001", "claim_002"}  # type: ignore[attr-defined]
-    only_one = answer("Are Pterocarya and Cotula both trees?", claims)
+    only_one = answer("Are Vellwort and Tarnbloom both trees?", claims)
     assert only_one.text == "no"  # type: ignore[attr-defined]
 
 
@@ -176,10 +176,12 @@ def test_a_model_that_never_grounds_its_answer_gives_no_answer_not_the_rules() -
 
 
 def test_a_model_yes_no_must_cite_both_sides() -> None:
-    claims = [claim(1, "Pterocarya is a genus of trees."), claim(2, "Cotula is a genus of plants.")]
+    claims = [claim(1, "Vellwort is a genus of trees."), claim(2, "Tarnbloom is a genus of plants.")]
     model = ScriptedModel([{"answer": "yes", "claims": [1]}, {"answer": "Yes", "claims": [1, 2]}])
-    found = answer("Are Pterocarya and Cotula both genus?", claims, model=model)
+    found = answer("Are Vellwort and Tarnbloom both genus?", claims, model=model)
     assert found.text == "Yes" and len(model.requests) == 2  # type: ignore[attr-defined]
+    # asked in the first prompt already, as the check will ask it
+    assert "Cite claims about each of: Vellwort, Tarnbloom." in model.requests[0].messages[0].content
 
 
 def test_claims_name_their_subject_and_keep_their_numbers() -> None:

@@ -180,3 +180,14 @@ def test_an_answer_resting_on_two_claims_states_two_things_each_on_its_own_page(
     )
     figures = citation_figures(run.dir, report)
     assert (figures.citations, figures.citations_supported) == (2, 2)
+
+
+def test_a_no_answer_line_states_its_closest_evidence_not_why_it_has_no_answer() -> None:
+    from assay.evaluation.citations import statement_text
+
+    line = (
+        "**Answer:** No direct answer found (no answer of the model passed the check: the "
+        "answer only repeats words of the question); closest evidence: The Halvorsen "
+        "Lighthouse was completed in 1874. (claim_001: weak)"
+    )
+    assert statement_text(line) == "The Halvorsen Lighthouse was completed in 1874."

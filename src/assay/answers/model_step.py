@@ -119,7 +119,7 @@ def _problem(
             return 'start the answer with "yes" or "no"'
         missing = [s for s in shape.options if not set(content_words(s)) & set(content_words(said))]
         if missing:
-            return f"cite claims about each of: {', '.join(shape.options)}"
+            return _about_each(shape)
         return ""
     if shape.kind == "choice":
         if not any(_contains(answer, option) for option in shape.options):
@@ -146,6 +146,11 @@ def _problem(
 
 SENTENCE_WORDS = 8
 """An answer this long that holds four fifths of a cited claim's words is that claim again."""
+
+
+def _about_each(shape: Shape) -> str:
+    """What a yes/no about several named things asks of its citations."""
+    return f"cite claims about each of: {', '.join(shape.options)}"
 
 
 def _restates_a_claim(answer: str, cited: Sequence[Ranked]) -> bool:
@@ -193,9 +198,12 @@ async def model_answer(
     hint = _HINTS.get(shape.kind, "")
     if shape.kind == "choice":
         hint = f"The answer is one of: {' or '.join(shape.options)}."
-        # asked up front, not only on retry: the local model cited one side's date alone
-        request = both_sides(shape)
-        hint += f" {request[:1].upper()}{request[1:]}." if request else ""
+    # What the check asks of the citations is asked up front, not only on retry: the local
+    # model cited one side's date alone, or a claim about one of two things a yes/no names.
+    request = both_sides(shape)
+    if shape.kind == "yesno" and len(shape.options) > 1:
+        request = _about_each(shape)
+    hint += f" {request[:1].upper()}{request[1:]}." if request else ""
     room = tokens - estimate_tokens(f"{SYSTEM} {question} {hint}") - _PROMPT_SLACK
     offered, block = shown_claims(ranked, pages, room)
     if not offered:

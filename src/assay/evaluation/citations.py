@@ -33,7 +33,7 @@ from pathlib import Path
 
 from assay.claims.grounding import grounded
 from assay.language import report_texts
-from assay.report.reading import answer_prefixes
+from assay.report.reading import CLOSEST_EVIDENCE, answer_prefixes
 from assay.store.claims import ClaimLedger, ClaimRecord
 from assay.store.markers import cited_urls
 from assay.store.sources import SourceLedger, SourceRecord, snapshot_text
@@ -168,9 +168,11 @@ def statement_text(line: str) -> str:
 
 
 def _basis_of(answer: str) -> str:
-    """The claim an answer line rests on (the line whole when it names none)."""
+    """The claim an answer line rests on, or the closest evidence a no-answer line shows
+    (the line whole when it names none)."""
     for basis in report_texts("resting_on"):
         answer = answer.split(f" — {basis}")[-1]
+    answer = answer.split(f"; {CLOSEST_EVIDENCE} ")[-1]
     return answer.strip()
 
 

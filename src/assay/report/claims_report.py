@@ -78,16 +78,21 @@ def render_claims_report(
     lines[-1] += f": {summary}." if summary else "."
     if off_topic:
         lines[-1] += " " + report_text("off_topic", count=off_topic)
+    # A claim no sentence of its source states (a model's claim whose quote was not found)
+    # is not a finding: it would sit under a question with a citation that does not hold.
+    unquoted = sum(1 for c in claims if not c.evidence)
+    if unquoted:
+        lines[-1] += " " + report_text("unquoted", count=unquoted)
     for claim in [c for c in claims if c.status == "verified"][:3]:
         cited = citation(claim.source_ids, numbers)
         lines.append(f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}")
     lines.append("")
     lines += [f"## {report_text('findings')}", ""]
-    sections = [(neutralize(h), "", g) for h, g in groups] or [
+    sections = [(neutralize(h), "", [c for c in g if c.evidence]) for h, g in groups] or [
         (
             report_text(key),
             f"_{report_text(f'{key}_note')}_",
-            [c for c in claims if c.status == key],
+            [c for c in claims if c.status == key and c.evidence],
         )
         for key in CLAIM_STATUSES
     ]

@@ -6,6 +6,8 @@ import re
 
 ANSWER_PREFIX = "**Answer:**"
 NO_ANSWER_PREFIX = "No direct answer found"
+CLOSEST_EVIDENCE = "closest evidence:"
+"""What a no-answer line shows next: the claims nearest to an answer, each with its marker."""
 _MARKER = re.compile(r"\((claim_\d+): [a-z_]+\)")
 
 

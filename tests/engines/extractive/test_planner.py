@@ -106,11 +106,11 @@ def test_questions_keep_a_question_topic_and_add_when_for_recent_topics() -> Non
 
 
 def test_a_comparison_plans_one_question_per_side_and_no_fixed_angles() -> None:
-    questions = research_questions("Are Pterocarya and Cotula both plant genera?")
+    questions = research_questions("Are Vellwort and Tarnbloom both plant genera?")
     assert questions == [
-        "Are Pterocarya and Cotula both plant genera?",
-        "What is Pterocarya?",
-        "What is Cotula?",
+        "Are Vellwort and Tarnbloom both plant genera?",
+        "What is Vellwort?",
+        "What is Tarnbloom?",
     ]
     factoid = research_questions("Who directed the film The Prestige?")
     assert factoid == ["Who directed the film The Prestige?"]

@@ -27,7 +27,7 @@ QUESTIONS = [
     "Danish and American publishing houses",
     "Who directed the film The Prestige?",
     "How does the Tarn Valley tidal plant generate electricity?",
-    "Are Pterocarya and Cotula both plant genera?",
+    "Are Vellwort and Tarnbloom both plant genera?",
 ]
 
 

@@ -91,7 +91,7 @@ def test_more_than_six_angles_are_grouped_into_six(tmp_path: Path) -> None:
     queries = [q for a in grouped for q in a.queries]
     assert len(queries) == len(set(queries))  # non-overlapping
     directions, _ = asyncio.run(
-        plan_directions("Are Pterocarya, Cotula, Ilex and Quercus plant genera?", tmp_path)
+        plan_directions("Are Vellwort, Tarnbloom, Ilex and Quercus plant genera?", tmp_path)
     )
     assert 3 <= len(directions) <= 6
     text = render_plan(directions)

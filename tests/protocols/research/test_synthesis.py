@@ -10,8 +10,8 @@ from assay.protocols.research.plan import Plan
 from assay.protocols.research.synthesis import by_question, shown_answer
 from assay.store.claims import ClaimRecord
 
-QUESTION = "Is Pterocarya or Davidia a plant genus?"
-SUBQUESTION = "Where does Pterocarya grow?"
+QUESTION = "Is Vellwort or Davidia a plant genus?"
+SUBQUESTION = "Where does Vellwort grow?"
 
 
 def claim(number: int, target: str | None) -> ClaimRecord:

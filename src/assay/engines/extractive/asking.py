@@ -2,7 +2,7 @@
 
     "Who directed the film Inception?"           entities ["Inception"], asked "directed film",
                                                  kind "who"
-    "Are Pterocarya and Cotula both plant genera?"  entities ["Pterocarya", "Cotula"],
+    "Are Vellwort and Tarnbloom both plant genera?"  entities ["Vellwort", "Tarnbloom"],
                                                  asked "plant genera", kind "yes/no"
     "Halvorsen Lighthouse"                       entities ["Halvorsen Lighthouse"], asked "",
                                                  kind "topic"

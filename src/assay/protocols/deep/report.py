@@ -25,6 +25,7 @@ from assay.protocols.deep.groups import Group, clean
 from assay.protocols.deep.synthesis import Citations, Synthesis, synthesize
 from assay.protocols.runner import RunContext
 from assay.report.prose import Prose, Statement, write_prose
+from assay.report.reading import CLOSEST_EVIDENCE
 from assay.store.claims import ClaimRecord
 from assay.store.markers import claim_marker, neutralize
 
@@ -47,7 +48,7 @@ def answer_line(answer: Answer, claims: dict[str, ClaimRecord], cites: Citations
     if not answer.found or not based:
         closest = "; ".join(clean(c.text) for c in based) or "none"
         why = f" ({neutralize(answer.reason)})" if answer.reason and not answer.found else ""
-        return f"**Answer:** {NO_ANSWER}{why}; closest evidence: {closest}{flags}"
+        return f"**Answer:** {NO_ANSWER}{why}; {CLOSEST_EVIDENCE} {closest}{flags}"
     marks = " ".join(claim_marker(c.id, c.status) for c in based)
     sources = [s for c in based for s in c.source_ids[:1]]
     return f"**Answer:** {clean(answer.text)} {cites.cite(sources)} {marks}{flags}"

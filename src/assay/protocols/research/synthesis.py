@@ -31,6 +31,7 @@ from assay.protocols.research.prose import written_summary
 from assay.protocols.research.workspace import WORKSPACE_SCHEME
 from assay.protocols.runner import RunContext
 from assay.report.claims_report import render_claims_report
+from assay.report.reading import CLOSEST_EVIDENCE
 from assay.store.claims import ClaimRecord
 from assay.store.markers import claim_marker, neutralize
 from assay.store.runs import REPORT_FILE, Run
@@ -55,7 +56,7 @@ def shown_answer(
     # a model's answer that failed its check leaves the reason (answers.Answer.reason)
     why = f" ({neutralize(answer.reason)})" if answer.reason else ""
     if evidence:
-        return f"{NO_ANSWER}{why}; closest evidence: {evidence}"
+        return f"{NO_ANSWER}{why}; {CLOSEST_EVIDENCE} {evidence}"
     return f"{NO_ANSWER}{why}: no source read in this run answers the question."
 
 

@@ -26,6 +26,7 @@ from assay.protocols.web_research.antipatterns import (
 )
 from assay.protocols.web_research.results import MIN_SOURCES
 from assay.protocols.web_research.synthesis import CLAIM_REF, OTHER, Synthesis
+from assay.report.reading import CLOSEST_EVIDENCE
 from assay.store.markers import claim_marker, neutralize
 
 _RANK = {"verified": 0, "weak": 1, "needs_review": 2, "contradicted": 3, "unverified": 4}
@@ -195,7 +196,7 @@ def answer_line(s: Synthesis) -> str:
     refs = " ".join(f"{cite(s.urls_of(c))} {claim_marker(c, s.claims[c].status)}" for c in ids)
     if not s.answer.found:
         closest = "; ".join(claim_text(s, c) for c in ids) or "none"
-        return f"**Answer:** {NO_ANSWER}; closest evidence: {closest}"
+        return f"**Answer:** {NO_ANSWER}; {CLOSEST_EVIDENCE} {closest}"
     text = neutralize(" ".join(s.answer.text.split())).rstrip(" .")
     return f"**Answer:** {text} {refs}".rstrip()
 
