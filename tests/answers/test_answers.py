@@ -176,12 +176,22 @@ def test_a_model_that_never_grounds_its_answer_gives_no_answer_not_the_rules() -
 
 
 def test_a_model_yes_no_must_cite_both_sides() -> None:
-    claims = [claim(1, "Vellwort is a genus of trees."), claim(2, "Tarnbloom is a genus of plants.")]
-    model = ScriptedModel([{"answer": "yes", "claims": [1]}, {"answer": "Yes", "claims": [1, 2]}])
+    claims = [
+        claim(1, "Vellwort is a genus of trees."),
+        claim(2, "Tarnbloom is a genus of plants."),
+    ]
+    model = ScriptedModel([
+        {"each": [{"name": "Vellwort", "fact": "a genus", "claim": 1}], "answer": "yes"},
+        {"each": [{"name": "Vellwort", "fact": "a genus", "claim": 1},
+                  {"name": "Tarnbloom", "fact": "a genus", "claim": 2}], "answer": "Yes"},
+    ])  # fmt: skip
     found = answer("Are Vellwort and Tarnbloom both genus?", claims, model=model)
     assert found.text == "Yes" and len(model.requests) == 2  # type: ignore[attr-defined]
-    # asked in the first prompt already, as the check will ask it
-    assert "Cite claims about each of: Vellwort, Tarnbloom." in model.requests[0].messages[0].content
+    # answered thing by thing, and asked in the first prompt already, as the check asks it
+    assert "one entry for each thing the question names" in model.requests[0].system
+    assert (
+        "Cite claims about each of: Vellwort, Tarnbloom." in model.requests[0].messages[0].content
+    )
 
 
 def test_claims_name_their_subject_and_keep_their_numbers() -> None:
@@ -269,13 +279,13 @@ def test_a_model_answer_that_is_the_whole_claim_is_rejected() -> None:
 AIRPORTS = [
     claim(
         1,
-        "Alexandria International Airport (IATA: KAEX, ICAO: AEX) is a public use airport "
-        "west of the central business district of Alexandria, in Rapides Parish, Louisiana, "
+        "Vellmouth International Airport (IATA: KAEX, ICAO: AEX) is a public use airport "
+        "west of the central business district of Vellmouth, in Rapides Parish, Louisiana, "
         "United States.",
     ),
     claim(
         2,
-        "Watertown International Airport (IATA: ART, ICAO: KART) is a county owned, public use "
+        "Osricby International Airport (IATA: ART, ICAO: KART) is a county owned, public use "
         "airport located in Jefferson County, New York, United States.",
     ),
     claim(3, "Ithaca Tompkins Regional Airport is a public airport located in Ithaca, New York."),
@@ -283,7 +293,7 @@ AIRPORTS = [
 
 
 def test_the_same_state_is_not_the_country_both_are_in() -> None:
-    watertown, alexandria = "Watertown International Airport", "Alexandria International Airport"
+    watertown, alexandria = "Osricby International Airport", "Vellmouth International Airport"
     ithaca = "Ithaca Tompkins Regional Airport"
     different = f"Are {watertown} and {alexandria} in the same state?"
     assert answer(different, AIRPORTS).text == "no"  # type: ignore[attr-defined]
@@ -349,10 +359,13 @@ def test_the_name_standing_where_the_question_asks_is_the_answer() -> None:
 
 def test_a_model_yes_no_stands_where_a_rule_reads_its_claims_otherwise() -> None:
     question = (
-        "Are Watertown International Airport and Alexandria International Airport in the "
-        "same state?"
+        "Are Osricby International Airport and Vellmouth International Airport in the same state?"
     )
-    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}])
+    model = ScriptedModel([
+        {"each": [{"name": "Vellmouth International Airport", "fact": "Louisiana", "claim": 1},
+                  {"name": "Osricby International Airport", "fact": "New York", "claim": 2}],
+         "answer": "yes"}
+    ])  # fmt: skip
     found = answer(question, AIRPORTS[:2], model=model)
     assert found.text == "yes" and len(model.requests) == 1  # type: ignore[attr-defined]
     assert [(f.rule, f.rule_answer, f.model_answer) for f in found.flags] == [  # type: ignore[attr-defined]

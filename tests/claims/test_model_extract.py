@@ -80,36 +80,36 @@ def test_a_title_or_query_written_as_a_claim_becomes_its_sentence() -> None:
 
 
 AIRPORTS = (
-    "Are Watertown International Airport and Alexandria International Airport both airports "
+    "Are Osricby International Airport and Vellmouth International Airport both airports "
     "in the same state?"
 )
-ALEXANDRIA = (
-    "Alexandria International Airport is a public use airport located west of Alexandria, "
+VELLMOUTH = (
+    "Vellmouth International Airport is a public use airport located west of Vellmouth, "
     "in Rapides Parish, Louisiana, United States. It serves the central region of the state."
 )
 WATERTOWN = (
-    "Watertown International Airport is a county owned, public use airport located in "
+    "Osricby International Airport is a county owned, public use airport located in "
     "Jefferson County, New York, United States. The airport is mostly used for general "
     "aviation. Its runway was resurfaced after a storm."
 )
 
 
 def test_an_answer_written_as_a_claim_becomes_its_sentence() -> None:
-    sentence = ALEXANDRIA.split(". ")[0] + "."
-    yes = "Yes, Watertown International Airport and Alexandria International Airport are both "
+    sentence = VELLMOUTH.split(". ")[0] + "."
+    yes = "Yes, Osricby International Airport and Vellmouth International Airport are both "
     assert echoes_question(yes + "airports in the same state.", sentence, AIRPORTS)
-    # One borrowed word, but one the page never uses: Watertown is not on this page.
+    # One borrowed word, but one the page never uses: Osricby is not on this page.
     assert echoes_question(
-        "Alexandria International Airport is near Watertown.", sentence, AIRPORTS, ALEXANDRIA
+        "Vellmouth International Airport is near Osricby.", sentence, AIRPORTS, VELLMOUTH
     )
     assert not echoes_question(
-        "Alexandria International Airport is in the state of Louisiana.",
+        "Vellmouth International Airport is in the state of Louisiana.",
         sentence,
         AIRPORTS,
-        ALEXANDRIA,
+        VELLMOUTH,
     )
     script = [{"claims": [{"claim": yes + "in Louisiana.", "sentence": 1}]}]
-    drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(AIRPORTS, ALEXANDRIA))
+    drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(AIRPORTS, VELLMOUTH))
     assert [d.text for d in drafts] == [sentence]
 
 
@@ -122,6 +122,6 @@ def test_an_on_topic_page_the_model_drew_nothing_from_keeps_its_best_sentences()
     drafts, by = asyncio.run(extract_on_topic(ModelExtractor(model), AIRPORTS, WATERTOWN, on_topic))
     assert len(model.requests) == 1 and by == "extractive"
     assert drafts and len(drafts) <= 2
-    assert drafts[0].text.startswith("Watertown International Airport is a county owned")
+    assert drafts[0].text.startswith("Osricby International Airport is a county owned")
     assert all(d.text == d.quote and on_topic(d.text) for d in drafts)
     assert all(WATERTOWN[d.start : d.end] == d.quote for d in drafts)
