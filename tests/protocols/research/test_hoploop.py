@@ -242,6 +242,20 @@ def test_the_pages_the_loop_left_are_fetched_and_read_by_rules_at_no_model_cost(
     assert result.answer == "Mara Quist"
 
 
+def test_when_the_model_names_no_search_the_bridge_rules_rounds_are_read_by_rules(
+    press_lab: Lab, isolated_home: Path
+) -> None:
+    # the model says "answered" after the first page of a three-hop question: the pages
+    # two bridges away are still reached, by the rounds a run without a model would search
+    model = ScriptedModel(reader(answered_when=lambda *_: True, search=follows_the_facts))
+    result = run(press_lab, isolated_home, THREE_HOPS, model)
+    reads = [r for r in model.requests if "KNOWN:" in r.messages[-1].content]
+    assert len(reads) == 1
+    rounds = log(result, "research.round")
+    assert rounds and {r["by"] for r in rounds} == {"rule"}
+    assert "Mara Quist" in read_titles(result)
+
+
 def test_a_reply_that_does_not_validate_leaves_the_next_hop_to_the_bridge_rule(
     press_lab: Lab, isolated_home: Path
 ) -> None:

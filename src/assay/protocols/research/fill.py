@@ -12,6 +12,12 @@ reads — are fetched until the run holds ``FILL_SOURCES`` sources, and the extr
 engine draws their claims, as it would without a model, judging their relevance against
 the question, the searches the model named and the names the run's most relevant claims
 give (hops.bridge_targets: a second hop's page shares few words with the question).
+When the loop ended without searching anything the model named (the small model often says
+"answered" after the first page, on a question whose second page it never saw), the bridge
+rule's follow-up rounds are searched next, as a run without a model would search them (up
+to ``MAX_ROUNDS``), and their best results are read the same way: searches and fetches, no
+model tokens. Each is a search round recorded ``by: rule``; a loop that followed the
+model's own searches is left as the model led it.
 
 What the model then reads of them is chosen by meaning, not by page: the answer step ranks
 every claim and shows the model the best ones in their passages within its ~2K-token
@@ -29,7 +35,7 @@ from __future__ import annotations
 from assay.claims.crosscheck import corroborate_and_verify
 from assay.events import ToolSearch
 from assay.protocols.research.hoploop import HopLoop
-from assay.protocols.research.hops import HOP_SOURCES, MAX_ROUNDS, bridge_targets
+from assay.protocols.research.hops import HOP_SOURCES, MAX_ROUNDS, Hop, bridge_hop, bridge_targets
 from assay.protocols.research.policy import AgentState
 from assay.protocols.runner import RunContext
 from assay.store.claims import ClaimRecord
@@ -50,9 +56,13 @@ class FillUp:
     hops: HopLoop | None
     filled: set[str]
     targets: list[str]
+    rounds: int
 
     async def _read_url(self, url: str, *, by_model: bool = True) -> None:
         raise NotImplementedError  # the harness reads
+
+    async def _start_round(self, hop: Hop) -> list[tuple[str, str]]:
+        raise NotImplementedError  # the harness searches (rounds.py)
 
     def _fill_urls(self) -> list[str]:
         """The unread top results of each search, the first search's first."""
@@ -74,13 +84,25 @@ class FillUp:
         bridges = bridge_targets(self.state.topic, self.run.claim_ledger.claims())
         self.targets += [t for t in bridges if t not in self.targets]
         try:
-            for url in self._fill_urls():
-                if len(self.state.read) >= FILL_SOURCES:
-                    break
+            await self._read_by_rules(self._fill_urls())
+            by_rule = self.hops.rounds == 0  # the model named no search (module docstring)
+            while by_rule and self.rounds < MAX_ROUNDS and len(self.state.read) < FILL_SOURCES:
                 self.context.budget.check()
-                await self._read_url(url, by_model=False)
+                claims = self.run.claim_ledger.claims()
+                hop = bridge_hop(self.state.topic, claims, self.state.searched)
+                if hop is None:
+                    break
+                found = await self._start_round(hop)
+                await self._read_by_rules([url for _, url in found[:HOP_SOURCES]])
         finally:
             self.targets[:] = targets
+
+    async def _read_by_rules(self, urls: list[str]) -> None:
+        for url in urls:
+            if len(self.state.read) >= FILL_SOURCES:
+                break
+            self.context.budget.check()
+            await self._read_url(url, by_model=False)
 
     async def _checked(self) -> list[ClaimRecord]:
         """Corroborate, then verify: the claims of filled pages against their own quotes
