@@ -84,15 +84,18 @@ class Side(BaseModel):
 
 
 class SidesAnswer(BaseModel):
-    """SIDES_SYSTEM's reply: each named thing's fact first, then the answer."""
+    """SIDES_SYSTEM's reply: each named thing's fact first, then the answer (both required:
+    a schema-constrained server writes required fields in order, so the facts come first)."""
 
-    each: list[Side] = Field(default_factory=list, max_length=6)
+    each: list[Side] = Field(max_length=6)
     answer: str = Field(max_length=200)
 
-    def plain(self) -> ModelAnswer:
-        return ModelAnswer(
-            answer=self.answer, claims=list(dict.fromkeys(s.claim for s in self.each))
-        )
+    def plain(self, offered: Sequence[Offered]) -> ModelAnswer:
+        """The reply as an answer and the claims it rests on: each fact's claim, the one
+        whose words state it where the number given is of a claim that does not name the
+        thing (the local model writes the facts right and numbers them wrong)."""
+        claims = [_stating(side, offered) for side in self.each]
+        return ModelAnswer(answer=self.answer, claims=list(dict.fromkeys(claims)))
 
 
 @dataclass(frozen=True)
@@ -131,10 +134,29 @@ def _reply_type(
     class CheckedSides(SidesAnswer):
         @model_validator(mode="after")
         def _grounded(self) -> CheckedSides:
-            check(self.plain())
+            check(self.plain(offered))
             return self
 
     return CheckedSides if _by_sides(shape) else CheckedAnswer
+
+
+def _stating(side: Side, offered: Sequence[Offered]) -> int:
+    named = set(content_words(side.name))
+
+    def names_it(number: int) -> bool:
+        if not 1 <= number <= len(offered):
+            return False
+        return named <= set(content_words(_evidence(offered[number - 1])))
+
+    if not named or names_it(side.claim):
+        return side.claim
+    fact = set(content_words(side.fact)) - named
+    stating = [
+        (len(fact & set(content_words(_evidence(o)))), -n)
+        for n, o in enumerate(offered, start=1)
+        if names_it(n)
+    ]
+    return -max(stating)[1] if stating else side.claim
 
 
 def _by_sides(shape: Shape) -> bool:
@@ -255,7 +277,7 @@ async def model_answer(
     async def by_model() -> ModelAnswer:
         checked = _reply_type(question, shape, offered, pages)
         if issubclass(checked, SidesAnswer):
-            return (await step.ask(system, prompt, checked, "Answer")).plain()
+            return (await step.ask(system, prompt, checked, "Answer")).plain(offered)
         return await step.ask(system, prompt, checked, "Answer")
 
     # No rule replaces the model's answer: a failed attempt is an empty answer with why.
