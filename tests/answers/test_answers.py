@@ -180,15 +180,10 @@ def test_a_model_yes_no_must_cite_both_sides() -> None:
         claim(1, "Vellwort is a genus of trees."),
         claim(2, "Tarnbloom is a genus of plants."),
     ]
-    model = ScriptedModel([
-        {"each": [{"name": "Vellwort", "fact": "a genus", "claim": 1}], "answer": "yes"},
-        {"each": [{"name": "Vellwort", "fact": "a genus", "claim": 1},
-                  {"name": "Tarnbloom", "fact": "a genus", "claim": 2}], "answer": "Yes"},
-    ])  # fmt: skip
+    model = ScriptedModel([{"answer": "yes", "claims": [1]}, {"answer": "Yes", "claims": [1, 2]}])
     found = answer("Are Vellwort and Tarnbloom both genus?", claims, model=model)
     assert found.text == "Yes" and len(model.requests) == 2  # type: ignore[attr-defined]
-    # answered thing by thing, and asked in the first prompt already, as the check asks it
-    assert "one entry for each thing the question names" in model.requests[0].system
+    # asked in the first prompt already, as the check will ask it
     assert (
         "Cite claims about each of: Vellwort, Tarnbloom." in model.requests[0].messages[0].content
     )
@@ -361,11 +356,7 @@ def test_a_model_yes_no_stands_where_a_rule_reads_its_claims_otherwise() -> None
     question = (
         "Are Osricby International Airport and Vellmouth International Airport in the same state?"
     )
-    model = ScriptedModel([
-        {"each": [{"name": "Vellmouth International Airport", "fact": "Louisiana", "claim": 1},
-                  {"name": "Osricby International Airport", "fact": "New York", "claim": 2}],
-         "answer": "yes"}
-    ])  # fmt: skip
+    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}])
     found = answer(question, AIRPORTS[:2], model=model)
     assert found.text == "yes" and len(model.requests) == 1  # type: ignore[attr-defined]
     assert [(f.rule, f.rule_answer, f.model_answer) for f in found.flags] == [  # type: ignore[attr-defined]
