@@ -152,7 +152,6 @@ def test_the_model_answer_must_be_in_the_claims_it_cites() -> None:
     model = ScriptedModel(
         [
             {"answer": "1987", "claims": [1]},  # not in claim 1: rejected, told why
-            {"answer": "1991", "claims": [7]},  # no such claim: rejected
             {"answer": "1991", "claims": [1]},
         ]
     )
@@ -165,6 +164,13 @@ def test_the_model_answer_must_be_in_the_claims_it_cites() -> None:
     )
     feedback = " ".join(m.content for m in model.requests[1].messages)
     assert "do not contain: 1987" in feedback
+
+
+def test_a_model_answer_citing_a_claim_not_offered_is_asked_again() -> None:
+    model = ScriptedModel([{"answer": "1991", "claims": [7]}, {"answer": "1991", "claims": [1]}])
+    found = answer("When was the Journal of Example Studies established?", JOURNALS, model=model)
+    assert found.text == "1991"  # type: ignore[attr-defined]
+    assert "claims must be numbers from 1 to" in model.requests[1].messages[-1].content
 
 
 def test_a_model_that_never_grounds_its_answer_gives_no_answer_not_the_rules() -> None:

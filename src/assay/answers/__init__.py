@@ -36,6 +36,10 @@ from assay.store.claims import ClaimRecord
 
 NO_ANSWER = "No direct answer found"
 MODEL_CLAIMS = 10
+ANSWER_RETRIES = 1
+"""A rejected answer is asked again once, with the reason. In every model run kept from
+sessions 7 and 8 (158 questions, PopQA and HotpotQA), no answer passed the check on a
+second or third attempt that had failed the first: the third attempt only spent tokens."""
 """At most this many claims are offered to the model (fewer when their passages fill the
 answer budget)."""
 
@@ -84,7 +88,7 @@ async def answer_question(
             return Answer(rule.text, rule.claim_ids, f"extractive:{shape.kind}")
         return Answer("", ranked[0].basis, "none")
     reading = reading or ReadingBudget.for_context(model.profile.context_window)
-    step = ModelStep(model, budget=budget, meter=meter, max_tokens=120, retries=2)
+    step = ModelStep(model, budget=budget, meter=meter, max_tokens=120, retries=ANSWER_RETRIES)
     said = await model_answer(
         step, question, shape, ranked[:MODEL_CLAIMS], pages or {}, reading.answer
     )

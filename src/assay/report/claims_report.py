@@ -41,6 +41,13 @@ def _finding(
     return lines
 
 
+def _presented(claim: ClaimRecord) -> bool:
+    """Whether a claim is a finding: a checked claim no sentence of its sources states (a
+    model's claim whose quote was not found) is not: it would sit under a question with a
+    citation that does not hold. One not checked yet is shown as such."""
+    return bool(claim.evidence) or claim.status == "unverified"
+
+
 def citation(source_ids: Sequence[str], numbers: Mapping[str, int]) -> str:
     return "".join(f"[{numbers[s]}]" for s in dict.fromkeys(source_ids) if s in numbers)
 
@@ -78,9 +85,7 @@ def render_claims_report(
     lines[-1] += f": {summary}." if summary else "."
     if off_topic:
         lines[-1] += " " + report_text("off_topic", count=off_topic)
-    # A claim no sentence of its source states (a model's claim whose quote was not found)
-    # is not a finding: it would sit under a question with a citation that does not hold.
-    unquoted = sum(1 for c in claims if not c.evidence)
+    unquoted = sum(1 for c in claims if not _presented(c))
     if unquoted:
         lines[-1] += " " + report_text("unquoted", count=unquoted)
     for claim in [c for c in claims if c.status == "verified"][:3]:
@@ -88,11 +93,11 @@ def render_claims_report(
         lines.append(f"- {neutralize(claim.text)} {cited} {claim_marker(claim.id, claim.status)}")
     lines.append("")
     lines += [f"## {report_text('findings')}", ""]
-    sections = [(neutralize(h), "", [c for c in g if c.evidence]) for h, g in groups] or [
+    sections = [(neutralize(h), "", [c for c in g if _presented(c)]) for h, g in groups] or [
         (
             report_text(key),
             f"_{report_text(f'{key}_note')}_",
-            [c for c in claims if c.status == key and c.evidence],
+            [c for c in claims if c.status == key and _presented(c)],
         )
         for key in CLAIM_STATUSES
     ]
