@@ -193,7 +193,9 @@ def test_without_both_sides_dated_by_the_cited_quotes_the_choice_stands_flagged(
     assert [f.rule_answer for f in found.flags] == ["Vell Review"]
 
 
-def test_a_choice_citing_one_sides_date_alone_is_asked_for_both_when_both_were_offered() -> None:
+def test_a_choice_citing_one_sides_date_alone_is_checked_with_the_other_sides_offered_date() -> (
+    None
+):
     def script(request: Any) -> object:
         prompt = request.messages[0].content
         tarn, vell = (
@@ -202,13 +204,18 @@ def test_a_choice_citing_one_sides_date_alone_is_asked_for_both_when_both_were_o
         )
         if len(request.messages) == 1:  # first reply: one side's date, and that side
             return {"answer": "Tarn Monthly", "claims": [tarn]}
-        return {"answer": "Vell Review", "claims": [tarn, vell]}
+        return {"answer": "Vell Review", "claims": [vell]}  # right, on its own date alone
 
     model = ScriptedModel(script)
     found = ask_dated(FIRST, model)
     feedback = model.requests[1].messages[-1].content
-    assert "rests on both sides: cite the claims that state the years of Tarn Monthly" in feedback
+    assert (
+        "the claims date Tarn Monthly 1980 and Vell Review 1922, "
+        "so 'Tarn Monthly' is not the earlier" in feedback
+    )
     assert found.text == "Vell Review" and len(model.requests) == 2
+    # the answer rests on both dates: the one it cited and the one that completes it
+    assert set(found.claim_ids) == {"claim_001", "claim_002"}
 
 
 def test_a_choice_by_dates_asks_for_both_sides_years_in_the_first_prompt() -> None:

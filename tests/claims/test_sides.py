@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assay.claims.sides import order_problem, speaks_of
+from assay.claims.sides import completing, order_problem, speaks_of
 from assay.reading.passages import Page
 from assay.reading.questions import shape_of
 from assay.store.claims import ClaimRecord, Evidence
@@ -67,7 +67,7 @@ def test_values_that_do_not_decide_reject_nothing() -> None:
                                           "Tarn Spire is 300 metres tall."], titles)  # fmt: skip
 
 
-def test_one_sides_value_cited_when_both_were_offered_asks_for_both() -> None:
+def test_a_side_the_cited_quotes_do_not_date_is_dated_by_the_claims_offered() -> None:
     quotes = [
         "Tarn Monthly was first published in 1980.",
         "Vell Review was first published in 1922.",
@@ -76,6 +76,9 @@ def test_one_sides_value_cited_when_both_were_offered_asks_for_both() -> None:
     pages = {"src_01": Page.of("src_01", "Tarn Monthly", quotes[0]),
              "src_02": Page.of("src_02", "Vell Review", quotes[1])}  # fmt: skip
     shape = shape_of("Which was published first, Tarn Monthly or Vell Review?")
-    asked = order_problem("Tarn Monthly", shape, [tarn], pages, [tarn, vell])
-    assert asked.startswith("a choice by years rests on both sides")
-    assert order_problem("Tarn Monthly", shape, [tarn], pages, [tarn]) == ""  # nothing to cite
+    wrong = order_problem("Tarn Monthly", shape, [tarn], pages, [tarn, vell])
+    assert wrong.startswith("the claims date Tarn Monthly 1980 and Vell Review 1922, so")
+    assert order_problem("Vell Review", shape, [vell], pages, [tarn, vell]) == ""
+    assert completing("Vell Review", shape, [vell], pages, [tarn, vell]) == [tarn]
+    assert completing("Vell Review", shape, [vell, tarn], pages, [tarn, vell]) == []
+    assert order_problem("Tarn Monthly", shape, [tarn], pages, [tarn]) == ""  # nothing dates Vell

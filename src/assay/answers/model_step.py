@@ -10,8 +10,8 @@ retries, tells the model why it was rejected: it cites no claim, or a number not
 content words and numbers are not all in the cited claims, their quotes or their passages;
 it only repeats the question, or is a cited claim again; a yes/no does not start with yes
 or no or cites no claim about one of the things the question names; a choice is neither
-option, or not the side its cited quotes' years or measures make true, or rests on one
-side's value where both were offered (claims/sides.py).
+option, or not the side the years or measures of its cited quotes (and, for a side they
+do not date, of the best claim offered that does) make true (claims/sides.py).
 When no reply passes, there is no answer, and the reason says why.
 
 A check of the cited quotes may reject a reply; nothing replaces it. Where a lexical rule
@@ -29,7 +29,7 @@ from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
 from assay.claims.passages import claims_in_passages
-from assay.claims.sides import both_sides, order_problem
+from assay.claims.sides import both_sides, completing, order_problem
 from assay.models import InvalidOutput
 from assay.models.fallback import NO_RULES, Step
 from assay.models.step import ModelStep
@@ -223,9 +223,14 @@ async def model_answer(
         return ModelSaid("", (), f"the model did not answer in time ({failure and failure.error})")
     if not reply.answer.strip():
         return ModelSaid("", (), "the model found no answer in the claims")
+    cited = [offered[number - 1].item for number in reply.claims]
+    # a choice by dates also rests on the claim that dates the side it did not cite
+    claims = [o.item.claim for o in offered]
+    added = completing(reply.answer, shape, [i.claim for i in cited], pages, claims)
+    cited += [o.item for o in offered if o.item.claim in added]
     basis: list[str] = []
-    for number in reply.claims:
-        basis += [i for i in offered[number - 1].item.basis if i not in basis]
+    for item in cited:
+        basis += [i for i in item.basis if i not in basis]
     return ModelSaid(reply.answer.strip(), tuple(basis))
 
 

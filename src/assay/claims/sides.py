@@ -8,13 +8,14 @@ for the Gazette", on a writer's page), is never read as a value of it. Deep rese
 check of a model's choice below.
 
 ``order_problem`` is that check: for "which … first/earlier/larger …, A or B?", when the
-quotes the model cites state every side's year (earlier/later) or measured value
-(more/less), the chosen side must be the one those values make true. It is a reason to
+quotes the model cites — or, for a side they give no value for, the best-ranked claim offered
+that does — state every side's year (earlier/later) or measured value (more/less), the
+chosen side must be the one those values make true. It is a reason to
 reject the reply (the model retries with it), never an answer of its own. It applies
 only when the values decide without doubt: every value of one side lies beyond every
 value of the other (a side dated 1900 and 2001 against one dated 1950 decides nothing),
 and for measures, both sides in the same unit ("300 m" against "1,000 feet" decides
-nothing). When the cited quotes do not state both sides' values, it does not apply.
+nothing). When no claim offered states a side's value, it does not apply.
 """
 
 from __future__ import annotations
@@ -67,25 +68,17 @@ def order_problem(
     pages: Mapping[str, Page],
     offered: Sequence[ClaimRecord] = (),
 ) -> str:
-    """Why the chosen side of a date or quantity choice is not the one the cited quotes
-    make true ("" when it is, or when they do not decide). A comparison rests on both
-    sides' values: when the ``offered`` claims state them and the cited ones do not, the
-    reply is asked to cite them (the local model cited one side's date alone and chose
-    that side)."""
-    request = both_sides(shape)
-    if not request:
+    """Why the chosen side of a date or quantity choice is not the one the quotes make
+    true ("" when it is, or when they do not decide). A comparison rests on both sides'
+    values: a side the cited quotes give no value for takes it from the best ``offered``
+    claim that states one (``completing``: the local model cites one side's date alone,
+    right or wrong, and a rule of citing both cost right answers too)."""
+    chosen = _chosen(answer, shape)
+    if not chosen:
         return ""
-    wanted = [set(content_words(o)) for o in shape.options]
-    chosen = [
-        o for o, w in zip(shape.options, wanted, strict=True) if w <= set(content_words(answer))
-    ]
-    if len(chosen) != 1:
-        return ""
-    values = _side_values(shape, cited, pages)
+    values, added = _decided(shape, cited, pages, offered)
     if values is None:
-        if _side_values(shape, offered, pages) is None:
-            return ""
-        return f"a choice by {_kind(shape)} rests on both sides: {request}"
+        return ""
     (first, a), (second, b) = values.items()
     if max(a) < min(b):
         low, high = first, second
@@ -94,21 +87,74 @@ def order_problem(
     else:
         return ""  # the values overlap or tie: they decide nothing
     right = low if shape.direction in ("earlier", "less") else high
-    if chosen[0] == right:
+    if chosen == right:
         return ""
     verb = "date" if shape.direction in ("earlier", "later") else "give"
     stated = " and ".join(f"{side} {_shown(v)}" for side, v in values.items())
+    whose = "the claims" if added else "your cited claims"
     return (
-        f"your cited claims {verb} {stated}, so '{chosen[0]}' is not the "
+        f"{whose} {verb} {stated}, so '{chosen}' is not the "
         f"{_WORD[shape.direction]}; answer with the side they make true"
     )
 
 
+def completing(
+    answer: str,
+    shape: Shape,
+    cited: Sequence[ClaimRecord],
+    pages: Mapping[str, Page],
+    offered: Sequence[ClaimRecord],
+) -> list[ClaimRecord]:
+    """The offered claims that give a side's value the cited ones lack (what a checked
+    choice also rests on); [] when the cited claims state both or nothing decides."""
+    if not _chosen(answer, shape):
+        return []
+    values, added = _decided(shape, cited, pages, offered)
+    return added if values is not None else []
+
+
+def _chosen(answer: str, shape: Shape) -> str:
+    """The one side ``answer`` names, for a choice by dates or quantities ("" otherwise)."""
+    if not both_sides(shape):
+        return ""
+    words = set(content_words(answer))
+    chosen = [o for o in shape.options if set(content_words(o)) <= words]
+    return chosen[0] if len(chosen) == 1 else ""
+
+
+def _decided(
+    shape: Shape,
+    cited: Sequence[ClaimRecord],
+    pages: Mapping[str, Page],
+    offered: Sequence[ClaimRecord],
+) -> tuple[dict[str, list[float]] | None, list[ClaimRecord]]:
+    """Each side's values (None when a side has none, or for measures the sides share no
+    one unit): from the cited quotes, and for a side they give none, from the first
+    offered claim that does (returned with them)."""
+    found = _side_values(shape, cited, pages)
+    added: list[ClaimRecord] = []
+    for side in [s for s, got in found.items() if not got]:
+        for claim in offered:
+            got = _side_values(shape, [claim], pages)[side]
+            if got:
+                found[side] = got
+                added.append(claim)
+                break
+    if shape.direction in ("earlier", "later"):
+        years = {side: [v for v, _ in got] for side, got in found.items()}
+        return (years if all(years.values()) else None), added
+    units = [{unit for _, unit in got} for got in found.values()]
+    shared = set.intersection(*units)
+    if len(shared) != 1:
+        return None, added
+    (unit,) = shared
+    return {side: [v for v, u in got if u == unit] for side, got in found.items()}, added
+
+
 def _side_values(
     shape: Shape, cited: Sequence[ClaimRecord], pages: Mapping[str, Page]
-) -> dict[str, list[float]] | None:
-    """Each side's values in the cited quotes that speak of it, or None when a side has
-    none (or, for measures, the sides share no one unit)."""
+) -> dict[str, list[tuple[float, str]]]:
+    """Each side's values (with their units) in the cited quotes that speak of it."""
     found: dict[str, list[tuple[float, str]]] = {side: [] for side in shape.options}
     for claim in cited:
         for evidence in claim.evidence:
@@ -119,15 +165,7 @@ def _side_values(
             for side in shape.options:
                 if speaks_of(side, evidence.quote, title):
                     found[side] += _values(shape.direction, evidence.quote)
-    if shape.direction in ("earlier", "later"):
-        years = {side: [v for v, _ in got] for side, got in found.items()}
-        return years if all(years.values()) else None
-    units = [{unit for _, unit in got} for got in found.values()]
-    shared = set.intersection(*units)
-    if len(shared) != 1:
-        return None
-    (unit,) = shared
-    return {side: [v for v, u in got if u == unit] for side, got in found.items()}
+    return found
 
 
 def _values(direction: str, quote: str) -> list[tuple[float, str]]:

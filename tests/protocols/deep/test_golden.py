@@ -132,13 +132,16 @@ def test_a_side_chosen_on_its_own_date_alone_is_refused_and_the_rule_stays_a_fla
     isolated_home: Path,
 ) -> None:
     """Both companies' dates were offered; a model that cites only the date of the side it
-    chose is asked to cite both, and when it never does the question is unanswered: the
-    rule, which reads both dates, is a flag under it, never the answer."""
+    chose is checked with the other side's offered date and told both, and when it insists
+    the question is unanswered: the rule, which reads both dates, is a flag under it, never
+    the answer."""
     a, b, first = PAIRS[0]
     model = founding_model(a, b, wrong=True)
     result = _founded_first(isolated_home, a, b, model)
-    told = [m.content for r in model.requests for m in r.messages[1:] if "both sides" in m.content]
-    assert told and "cite the claims that state the years of" in told[0], told
+    told = [
+        m.content for r in model.requests for m in r.messages[1:] if "not the earl" in m.content
+    ]
+    assert told and f"the claims date {a} " in told[0] and f"{b} 1959, so '" in told[0], told
     answer = _answer(result)
     assert answer.startswith("**Answer:** No direct answer found ("), answer
     text = Path(result.report).read_text()
