@@ -4,7 +4,7 @@ A "when" question is answered with a date, "how many" with a number, "how" or "w
 the claim that explains, "who", "where" and "what" with a name that the question does not
 already contain (yes/no questions and "which … A or B" choices: comparisons.py).
 Among a claim's candidate spans the one nearest the question's own words wins (in
-"… directed by Stephen King" the name follows "directed"), weighed by how relevant the
+"… started by Mara Quist" the name follows "started"), weighed by how relevant the
 claim is; a claim that defines its subject as the question describes what it asks for
 ("X is an American television and movie actor" for "which television and movie actor …?")
 names the answer with that subject. Nothing is guessed: when no relevant claim has such a
@@ -111,8 +111,8 @@ _BOTH_SIDES = 3  # what fills_slot gives a span whose neighbours repeat both sid
 
 
 def _defined_subject(text: str, described: Description) -> tuple[str, int]:
-    """The subject of a claim that defines it as the question's noun phrase ("Gerald
-    McRaney (born 1947) is an American television and movie actor"), with how many of the
+    """The subject of a claim that defines it as the question's noun phrase ("Ada
+    Vell (born 1947) is an American television and movie actor"), with how many of the
     question's words the definition shares; ("", 0) when it does not define it so."""
     name = subject(text)
     definition = _DEFINITION.search(text)

@@ -308,7 +308,7 @@ _SLOT_WINDOW = 4  # tokens read on each side of a candidate span
 
 def fills_slot(slot: set[str] | None, text: str, start: int, end: int) -> int:
     """1, plus 1 for each side of ``text[start:end]`` whose neighbours repeat the words around
-    the question's slot ("starred in the sitcom "Mad About You" for seven years": both)."""
+    the question's slot ("starred in the sitcom "Tarn Nights" for seven years": both)."""
     if slot is None:
         return 1
     before = {s for t in raw_words(text[:start])[-_SLOT_WINDOW:] for s in content_words(t)}
