@@ -14,9 +14,11 @@ the question, the searches the model named and the names the run's most relevant
 give (hops.bridge_targets: a second hop's page shares few words with the question).
 When the loop ended without searching anything the model named (the small model often says
 "answered" after the first page, on a question whose second page it never saw), the bridge
-rule's follow-up rounds are searched next, as a run without a model would search them (up
-to ``MAX_ROUNDS``), and their best results are read the same way: searches and fetches, no
-model tokens. Each is a search round recorded ``by: rule``; a loop that followed the
+rule's next round is searched, as a run without a model would search it, and its best
+results are read the same way: a search and fetches, no model tokens, recorded as a
+search round ``by: rule``. One round: it reaches a two-page question's second page; on the
+PopQA tune half a second round only searched the answer itself ("Athens", then "Greece"),
+and every page it added made the answer step's prompt longer. A loop that followed the
 model's own searches is left as the model led it.
 
 What the model then reads of them is chosen by meaning, not by page: the answer step ranks
@@ -86,14 +88,13 @@ class FillUp:
         try:
             await self._read_by_rules(self._fill_urls())
             by_rule = self.hops.rounds == 0  # the model named no search (module docstring)
-            while by_rule and self.rounds < MAX_ROUNDS and len(self.state.read) < FILL_SOURCES:
+            if by_rule and len(self.state.read) < FILL_SOURCES:
                 self.context.budget.check()
                 claims = self.run.claim_ledger.claims()
                 hop = bridge_hop(self.state.topic, claims, self.state.searched)
-                if hop is None:
-                    break
-                found = await self._start_round(hop)
-                await self._read_by_rules([url for _, url in found[:HOP_SOURCES]])
+                if hop is not None:
+                    found = await self._start_round(hop)
+                    await self._read_by_rules([url for _, url in found[:HOP_SOURCES]])
         finally:
             self.targets[:] = targets
 
