@@ -217,15 +217,23 @@ def test_a_model_that_never_says_answered_stops_at_the_budget_with_a_reason(
     assert Path(result.report or "").is_file()  # a partial result: verified, reported, answered
 
 
+def answered_after_one_page(
+    lab: Lab, home: Path, question: str
+) -> tuple[ResearchResult, ScriptedModel]:
+    """A run whose model says "answered" after the first page it reads (and reads no other)."""
+    model = ScriptedModel(reader(answered_when=lambda *_: True, search=follows_the_facts))
+    result = run(lab, home, question, model)
+    reads = [r for r in model.requests if "KNOWN:" in r.messages[-1].content]
+    assert len(reads) == 1
+    return result, model
+
+
 def test_the_pages_the_loop_left_are_fetched_and_read_by_rules_at_no_model_cost(
     press_lab: Lab, isolated_home: Path
 ) -> None:
     # the model reads one page and says "answered": the first search's other top results
     # are fetched after it, and the answer step reads the best claims of all of them
-    model = ScriptedModel(reader(answered_when=lambda *_: True, search=follows_the_facts))
-    result = run(press_lab, isolated_home, TWO_HOPS, model)
-    reads = [r for r in model.requests if "KNOWN:" in r.messages[-1].content]
-    assert len(reads) == 1
+    result, model = answered_after_one_page(press_lab, isolated_home, TWO_HOPS)
     (ended,) = log(result, "research.gathered")
     assert ended["pages"] == 1 and ended["answered"]
     titles = read_titles(result)
@@ -242,15 +250,12 @@ def test_the_pages_the_loop_left_are_fetched_and_read_by_rules_at_no_model_cost(
     assert result.answer == "Mara Quist"
 
 
-def test_when_the_model_names_no_search_the_bridge_rules_rounds_are_read_by_rules(
+def test_when_the_model_names_no_search_the_bridge_rules_round_is_read_by_rules(
     press_lab: Lab, isolated_home: Path
 ) -> None:
-    # the model says "answered" after the first page of a three-hop question: the pages
-    # two bridges away are still reached, by the rounds a run without a model would search
-    model = ScriptedModel(reader(answered_when=lambda *_: True, search=follows_the_facts))
-    result = run(press_lab, isolated_home, THREE_HOPS, model)
-    reads = [r for r in model.requests if "KNOWN:" in r.messages[-1].content]
-    assert len(reads) == 1
+    # the model says "answered" after the first page of a three-hop question: the page two
+    # bridges away is still reached, by the round a run without a model would search
+    result, _ = answered_after_one_page(press_lab, isolated_home, THREE_HOPS)
     rounds = log(result, "research.round")
     assert rounds and {r["by"] for r in rounds} == {"rule"}
     assert "Mara Quist" in read_titles(result)
