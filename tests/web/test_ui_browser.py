@@ -249,9 +249,16 @@ def test_cancel_then_resume_from_the_live_page(
 
 
 def _cancel_then_resume(served: Served, chromium: Any) -> None:
-    run_id = served.start({"topic": TOPIC, "protocol": "deep", "max_directions": 2})
     page = new_page(chromium)
-    page.goto(f"{served.base}/runs/{run_id}")
+    for _ in range(3):  # on a loaded machine a run may end before its page is up: a new one
+        run_id = served.start({"topic": TOPIC, "protocol": "deep", "max_directions": 2})
+        page.goto(f"{served.base}/runs/{run_id}")
+        page.wait_for_function(
+            "() => !document.getElementById('cancel').hidden"
+            " || document.getElementById('run-status').textContent !== 'running'"
+        )
+        if page.locator("#cancel").is_visible():
+            break
     page.click("#cancel")
     page.wait_for_function(
         "() => document.getElementById('run-status').textContent === 'interrupted'"
