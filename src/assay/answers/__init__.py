@@ -36,12 +36,12 @@ from assay.store.claims import ClaimRecord
 
 NO_ANSWER = "No direct answer found"
 MODEL_CLAIMS = 10
+"""At most this many claims are offered to the model (fewer when their passages fill the
+answer budget)."""
 ANSWER_RETRIES = 1
 """A rejected answer is asked again once, with the reason. In every model run kept from
 sessions 7 and 8 (158 questions, PopQA and HotpotQA), no answer passed the check on a
 second or third attempt that had failed the first: the third attempt only spent tokens."""
-"""At most this many claims are offered to the model (fewer when their passages fill the
-answer budget)."""
 
 __all__ = ["NO_ANSWER", "Answer", "AnswerFlag", "Shape", "answer_question", "shape_of"]
 

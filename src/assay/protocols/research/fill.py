@@ -17,8 +17,8 @@ When the loop ended without searching anything the model named (the small model 
 rule's next round is searched, as a run without a model would search it, and its best
 results are read the same way: a search and fetches, no model tokens, recorded as a
 search round ``by: rule``. One round: it reaches a two-page question's second page; on the
-PopQA tune half a second round only searched the answer itself ("Athens", then "Greece"),
-and every page it added made the answer step's prompt longer. A loop that followed the
+PopQA tune half a second round only searched the answer itself (a city, then its
+country), and every page it added made the answer step's prompt longer. A loop that followed the
 model's own searches is left as the model led it.
 
 What the model then reads of them is chosen by meaning, not by page: the answer step ranks
