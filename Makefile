@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: install lint typecheck test check docs
+.PHONY: install lint typecheck test integration check docs
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -18,11 +18,17 @@ lint:
 typecheck:
 	$(VENV)/bin/mypy
 
+# `test`: the in-process suite (pytest's default markers). `integration`: the tests that
+# drive Chromium, redis-server and workers, a network namespace, mypy or whole runs in a
+# subprocess, and the replayed benchmark runs (markers browser, queue, slow).
 test:
 	$(PY) -m pytest
+
+integration:
+	$(PY) -m pytest -m '(browser or queue or slow) and not localllm'
 
 docs:
 	$(PY) -m assay.docsgen docs/events.md
 	$(PY) -m assay.docsgen docs/api.md
 
-check: install lint typecheck test
+check: install lint typecheck test integration

@@ -30,6 +30,7 @@ def server_params(lab: Lab, home: Path) -> Any:
     return StdioServerParameters(command=sys.executable, args=args, env=env)
 
 
+@pytest.mark.slow
 async def test_research_show_verify_and_runs_over_stdio(lab: Lab, isolated_home: Path) -> None:
     from mcp import Client
     from mcp.client.stdio import stdio_client

@@ -140,6 +140,7 @@ def test_the_plugin_contracts_are_public() -> None:
     assert (Path(assay.__file__).parent / "py.typed").is_file()
 
 
+@pytest.mark.slow
 def test_plugins_type_check_strictly_against_assay(site: Path, pytestconfig: pytest.Config) -> None:
     # mypy's cache of assay and its dependencies lives in pytest's cache folder: a first run
     # reads every source (about 10 s), a later one only what changed (mypy checks the hashes).

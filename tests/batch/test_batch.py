@@ -52,6 +52,7 @@ def test_read_jobs_names_each_bad_line_and_keeps_the_good_ones(tmp_path: Path) -
     assert bad[3].describe(path) == f"{path}:7: id 'bees' already used on line 3"
 
 
+@pytest.mark.slow
 @pytest.mark.paced  # it proves the 1 s per site across the batch's concurrent runs
 def test_batch_cli_runs_every_question_and_reports_bad_lines(lab: Lab, tmp_path: Path) -> None:
     home = tmp_path / "home"

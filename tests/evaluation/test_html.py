@@ -41,6 +41,7 @@ def eval_data() -> dict[str, Any]:
     }  # fmt: skip
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 def test_the_html_report_renders_with_its_plots_in_headless_chromium(tmp_path: Path) -> None:
     from PIL import Image

@@ -21,7 +21,7 @@ from assay.errors import UnavailableError
 from tests.batch.test_batch import write_questions
 from tests.queue_fixtures import free_port, needs_redis, wait_for
 
-pytestmark = needs_redis
+pytestmark = [pytest.mark.queue, needs_redis]
 
 
 @pytest.fixture
