@@ -43,6 +43,8 @@ def test_a_word_in_ly_is_a_name_and_a_month_after_a_connector_ends_one(
         (("smith",), ("alan", "smith"), True),  # a surname alone
         (("ada", "vell"), ("ada", "marie", "vell"), True),  # middle name left out
         (("osric", "le", "tarn"), ("osric", "anselm", "le", "tarn"), True),
+        (("ada", "vell"), ("ada", "marie", "vell", "tarn"), True),  # a second family name
+        (("ada", "tarn"), ("ada", "vell"), False),
         (("hd", "32"), ("hd", "36"), False),  # the same template, another number
         (("ada", "vell"), ("bea", "marie", "vell"), False),  # another first name
         (("ada", "vell"), ("ada", "vellmar"), False),

@@ -43,6 +43,9 @@ MONTHS = word_set(
     "jan feb mar apr jun jul aug sep sept oct nov dec"
 )
 _TOKEN = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*|[^\w\s]")
+_INITIAL_DOT = re.compile(r"(?<=[a-z] [A-Z])\.(?= [A-Z][a-z])")
+"""The dot of a middle initial ("Ada L. Vell"): a name goes on over it, where a sentence's
+last dot would end it."""
 _PLACE_WORDS = word_set("in at near")
 _NAME_WORDS = word_set("by named called")
 _DETERMINERS = word_set("the a an")
@@ -105,7 +108,7 @@ class Conflict:
 
 
 def tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.replace("’", "'"))
+    return _TOKEN.findall(_INITIAL_DOT.sub("", text.replace("’", "'")))
 
 
 def _is_year(token: str) -> bool:

@@ -127,12 +127,12 @@ def naming_words(thing: str, text: str) -> set[str]:
 
 def same_name(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two names (their words, in order) name one thing: the same, one the other's
-    tail or head ("Smith" / "Alan Smith"), or the other with middle names left out ("Ada
-    Vell" / "Ada Marie Vell": a page's first sentence gives the full name, a claim or a
-    question the short one)."""
+    tail or head ("Smith" / "Alan Smith"), or the other with middle names or a second
+    family name left out ("Ada Vell" / "Ada Marie Vell" / "Ada Marie Vell Tarn": a page's
+    first sentence gives the full name, a claim or a question the short one)."""
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if long[: len(short)] == short or long[-len(short) :] == short:
         return True
     rest = iter(long)  # the short name's words stand in the long one in the same order
     in_order = all(word in rest for word in short)
-    return len(short) >= 2 and short[0] == long[0] and short[-1] == long[-1] and in_order
+    return len(short) >= 2 and short[0] == long[0] and in_order
