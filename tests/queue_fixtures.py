@@ -53,12 +53,16 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )  # fmt: skip
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)
-    for _ in range(100):
+
+    def answers() -> bool:
         try:
-            client.ping()
-            break
+            return bool(client.ping())
         except redis.ConnectionError:
-            time.sleep(0.05)
+            return False
+
+    # A server slow to start (a loaded machine) is waited for, and one that never answers
+    # fails here, not later as a batch that cannot reach its broker.
+    wait_for(answers, timeout=30)
     yield url
     server.terminate()
     server.wait(10)

@@ -46,9 +46,9 @@ def test_one_word_of_the_question_is_a_paraphrase_not_an_echo() -> None:
         "When was the Journal established?",
     )
     assert echoes_question(
-        "Christopher Nolan and Sathish Kalathil are both film directors.",
-        "Christopher Nolan is an English-American film director and producer.",
-        "Are Christopher Nolan and Sathish Kalathil both film directors?",
+        "Osric Tarn and Ada Vell are both film directors.",
+        "Osric Tarn is an English-American film director and producer.",
+        "Are Osric Tarn and Ada Vell both film directors?",
     )
 
 

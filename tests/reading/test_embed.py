@@ -24,8 +24,8 @@ from assay.reading.embed import (
     default_embedder,
 )
 
-QUESTION = "What is Eleanor Davis's occupation?"
-ANSWER = "Eleanor Davis is an American cartoonist."
+QUESTION = "What is Mara Quist's occupation?"
+ANSWER = "Mara Quist is an American cartoonist."
 UNRELATED = "The Eiffel Tower was finished in 1889 for the World's Fair in Paris."
 
 

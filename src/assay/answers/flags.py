@@ -46,7 +46,7 @@ def disagreement(shape: Shape, model_answer: str, rule: str, rule_answer: str) -
 
 def agree(shape: Shape, first: str, second: str) -> bool:
     """Whether two answers say the same: the same yes or no; otherwise the same numbers and
-    the content words of one all in the other ("Ohio" and "Columbus, Ohio" agree)."""
+    the content words of one all in the other ("Vellshire" and "Osricby, Vellshire" agree)."""
     if not first.strip() or not second.strip():
         return False
     if shape.kind == "yesno":

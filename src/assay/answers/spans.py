@@ -149,7 +149,7 @@ def _candidates(shape: Shape, text: str) -> list[tuple[int, str]]:
     found = []
     for at, name in names_at(text):
         region = _REGION.match(text, at + len(name)) if shape.kind == "where" else None
-        found.append((at, name + (region.group() if region else "")))  # "Columbus, Ohio"
+        found.append((at, name + (region.group() if region else "")))  # "Osricby, Vellshire"
     return found
 
 
