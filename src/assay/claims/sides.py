@@ -54,11 +54,8 @@ def both_sides(shape: Shape) -> str:
     any other question): the claims that state each side's value."""
     if shape.kind != "choice" or shape.direction not in _WORD or len(shape.options) != 2:
         return ""
-    return f"cite the claims that state the {_kind(shape)} of {' and of '.join(shape.options)}"
-
-
-def _kind(shape: Shape) -> str:
-    return "years" if shape.direction in ("earlier", "later") else "measures"
+    kind = "years" if shape.direction in ("earlier", "later") else "measures"
+    return f"cite the claims that state the {kind} of {' and of '.join(shape.options)}"
 
 
 def order_problem(
