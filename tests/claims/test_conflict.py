@@ -37,8 +37,8 @@ def test_a_surname_alone_names_the_same_person() -> None:
             "Ada Marie Vell (born 1980) is a British born painter.",
         ),
         ("Osric Le Tarn is a ferryman.", "Osric Anselm Le Tarn (1820-1881) was a ferryman."),
-        ("Ada Vell is a Tarnish politician.", "Ada L. Vell (born 1955) is a Tarnish politician."),
-        ("Ada Vell was a Tarnish reporter.", "Ada Marie Vell Osric (1982-2014) was a reporter."),
+        ("Ada Vell is a Vellish politician.", "Ada L. Vell (born 1955) is a Vellish politician."),
+        ("Ada Vell was a Vellish reporter.", "Ada Marie Vell Osric (1982-2014) was a reporter."),
     ],
 )
 def test_a_name_with_its_middle_names_left_out_names_the_same_person(short: str, full: str) -> None:

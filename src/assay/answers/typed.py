@@ -1,8 +1,8 @@
 """Answers of a named kind: "What is X's occupation?", "In what city was X born?".
 
 When the question names the kind of thing it asks for, the answer is the span of the best
-ranked claim that is of that kind by meaning (``reading.kinds``): in "X was a Tarnish
-soldier and politician", "soldier" (an occupation), not "Tarnish" (a nationality).
+ranked claim that is of that kind by meaning (``reading.kinds``): in "X was a Vellish
+soldier and politician", "soldier" (an occupation), not "Vellish" (a nationality).
 Candidates are the claim's names for a place (never one an indefinite article describes:
 "is an American actor"), else its words and two-word phrases of one case ("power metal"),
 past its subject's own name; none may only repeat the question. Of the best and its kin

@@ -1,7 +1,7 @@
 """Whether a candidate answer is the kind of thing a question asks for, by meaning.
 
-"What is X's occupation?" asks for an occupation: in "X was a Tarnish soldier and
-politician" the answer is "soldier" and "politician", not "Tarnish" (a nationality).
+"What is X's occupation?" asks for an occupation: in "X was a Vellish soldier and
+politician" the answer is "soldier" and "politician", not "Vellish" (a nationality).
 Each kind in ``data/answer_types.txt`` is the centroid of its examples' embeddings; a
 candidate is of the asked kind when it is nearer that centroid than every other kind's,
 and the margin says by how much. A kind the list does not hold ("capital") is its own
