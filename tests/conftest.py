@@ -4,6 +4,7 @@ tests of fetching itself (marked ``paced``), quick pacing of requests to one hos
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import sys
 import tempfile
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer.main
+import typer.testing
 
 import assay.models
 from assay.gather.fetch import client
@@ -28,6 +31,10 @@ assay.models.set_model_requests_allowed(False)
 # about 3 s of CPU a process; the bytecode goes to the usual (git-ignored) __pycache__.
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
+
+# typer's CliRunner builds the click command tree from the app's functions on every invoke:
+# ~25 ms of CPU each, ~300 invokes a suite. The tree is fixed at import, so it is built once.
+typer.testing._get_command = functools.cache(typer.main.get_command)
 
 pytest_plugins = ["tests.lab_fixtures", "tests.localllm_fixtures", "tests.queue_fixtures"]
 
