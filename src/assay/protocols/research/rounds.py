@@ -49,8 +49,11 @@ class SearchRounds:
         raise NotImplementedError  # the harness reads
 
     async def _run_search(self, queries: list[str], *, first: bool) -> list[tuple[str, str]]:
-        """Search; returns the new results (``first``: a follow-up round's, best match to
-        its targets first, and its unread results go ahead of every other offer)."""
+        """Search; the new results join the offers. ``first`` (a follow-up round's search):
+        its unread results, best match to its targets first, go ahead of every other offer
+        and are returned — an earlier search's listing it, unread, does not keep a round's
+        best result from being read (a bridge's page often sits low in the first search's
+        results and first in the round's)."""
         if self.session is None:
             return []
         outcome = await self.session.search(queries)
@@ -58,7 +61,7 @@ class SearchRounds:
         self.state.searched.update(q.lower() for q in queries)
         offered = {url for _, url in self.state.offered}
         fresh: list[tuple[str, str]] = []
-        found: dict[str, tuple[str, str]] = {}
+        unread: dict[str, tuple[str, str]] = {}
         for result in outcome.results:
             if result.url not in offered:
                 offered.add(result.url)
@@ -68,15 +71,14 @@ class SearchRounds:
                     " ".join(result.snippet.split())[:_SNIPPET] + dated
                 )
             if result.url not in self.state.read:
-                found.setdefault(result.url, (result.title, result.url))
-        if first:
-            fresh = reading_order(fresh, self.targets[-2:], self.state.snippets)
-            ahead = reading_order(list(found.values()), self.targets[-2:], self.state.snippets)
-            self.state.offered = ahead + [o for o in self.state.offered if o[1] not in found]
-        else:
-            self.state.offered += fresh
+                unread.setdefault(result.url, (result.title, result.url))
         self.state.notes.append(f"search gave {outcome.result_count} results")
-        return fresh
+        if not first:
+            self.state.offered += fresh
+            return fresh
+        ahead = reading_order(list(unread.values()), self.targets[-2:], self.state.snippets)
+        self.state.offered = ahead + [o for o in self.state.offered if o[1] not in unread]
+        return ahead
 
     async def _follow_up(self) -> bool:
         """After the policy finished a reading round: whether a new round started. With a
