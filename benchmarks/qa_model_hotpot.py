@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> None:
         print(qa_lab._split_note(request))
         data = run_eval(request)
         print(f"lab: {data['corpus']}; engine: {data['engine']}; eval folder: {request.out_dir}")
+        print(f"runs: {home / 'runs'} (replay_answers.py reads them)")
     show(score(eval_rows(data, items, args.set)))
 
 
