@@ -9,7 +9,7 @@ from datetime import date
 
 from assay.gather.search.base import SearchResult
 from assay.protocols.research.policy import AgentState
-from assay.protocols.research.rounds import SearchRounds, reading_order
+from assay.protocols.research.rounds import SearchRounds
 
 FIRST = ["Tarn Monthly", "Tarn Monthly (band)", "Tarn Monthly (film)", "Vell Review"]
 ROUND = ["Vell Review", "Osricby", "Tarn Monthly"]
@@ -60,22 +60,3 @@ def test_a_rounds_best_result_that_an_earlier_search_listed_unread_is_handed_on(
     assert found[0] == ("Vell Review", url("Vell Review"))
     assert [t for t, _ in found] == ["Vell Review", "Osricby"]
     assert rounds.state.unread_offers()[:2] == found  # and they go ahead of the other offers
-
-
-def test_a_search_that_gives_titles_only_is_read_in_its_own_order() -> None:
-    # the engine ranked the pages by their text; titles sharing the targets' words do
-    # not overrule it
-    listing = ["Osricby", "Vell Review (band)", "Vell Review printers"]
-    rounds = Rounds(ListingSession(listing), ["Vell Review printers"])
-    found = asyncio.run(rounds._run_search(["Osricby printing house"], first=True))
-    assert [t for t, _ in found] == listing
-
-
-def test_snippets_let_the_targets_decide_the_order() -> None:
-    offers = [("Osricby", url("Osricby")), ("Vell Review", url("Vell Review"))]
-    printed = "The Vell Review is printed by Osric Tarn in Vellshire."
-    snippets = {url("Osricby"): "A river town with a ferry.", url("Vell Review"): printed}
-    ranks = {url("Osricby"): 1, url("Vell Review"): 2}
-    targets = ["Who prints the Vell Review?"]
-    assert reading_order(offers, targets, snippets, ranks)[0][0] == "Vell Review"
-    assert reading_order(offers, targets, {}, ranks)[0][0] == "Osricby"

@@ -1,8 +1,7 @@
 """The research harness's searches: the policy's, the follow-up rounds, and the hop loop.
 
 A search's new results join the offers with their snippets and dates. A follow-up round's
-results that are not read yet go first, in reading order (``reading_order``: the best match
-to the round's targets first, or the search's own order when it gives titles only), so
+results that are not read yet go first, the best match to the round's targets first, so
 the next page read is the one the round looked for.
 
 Without a model, when the policy finishes a reading round, the bridge rule names what is
@@ -51,8 +50,8 @@ class SearchRounds:
 
     async def _run_search(self, queries: list[str], *, first: bool) -> list[tuple[str, str]]:
         """Search; the new results join the offers. ``first`` (a follow-up round's search):
-        its unread results, in reading order, go ahead of every other offer and are
-        returned — an earlier search's listing it, unread, does not keep a round's
+        its unread results, best match to its targets first, go ahead of every other offer
+        and are returned — an earlier search's listing it, unread, does not keep a round's
         best result from being read (a bridge's page often sits low in the first search's
         results and first in the round's)."""
         if self.session is None:
@@ -63,9 +62,7 @@ class SearchRounds:
         offered = {url for _, url in self.state.offered}
         fresh: list[tuple[str, str]] = []
         unread: dict[str, tuple[str, str]] = {}
-        ranks: dict[str, int] = {}  # each result's best rank over the search's queries
         for result in outcome.results:
-            ranks[result.url] = min(ranks.get(result.url, result.rank), result.rank)
             if result.url not in offered:
                 offered.add(result.url)
                 fresh.append((result.title, result.url))
@@ -79,7 +76,7 @@ class SearchRounds:
         if not first:
             self.state.offered += fresh
             return fresh
-        ahead = reading_order(list(unread.values()), self.targets[-2:], self.state.snippets, ranks)
+        ahead = reading_order(list(unread.values()), self.targets[-2:], self.state.snippets)
         self.state.offered = ahead + [o for o in self.state.offered if o[1] not in unread]
         return ahead
 
@@ -161,23 +158,10 @@ class SearchRounds:
 
 
 def reading_order(
-    offers: list[tuple[str, str]],
-    targets: Sequence[str],
-    snippets: Mapping[str, str],
-    ranks: Mapping[str, int] | None = None,
+    offers: list[tuple[str, str]], targets: Sequence[str], snippets: Mapping[str, str]
 ) -> list[tuple[str, str]]:
     """(title, url) offers best first: relevance to the targets, plus the small weight of
-    the source's kind (``gather/reliability.READING_WEIGHT``).
-
-    When no offer has a snippet and the search's ``ranks`` are given, the search's own
-    order stands (each offer's best rank over its queries): the engine ranked each page by
-    its text, and a title alone says too little to overrule it. On the HotpotQA tune half
-    over the lab, whose search gives titles only, rounds read pages whose titles shared
-    the targets' words ahead of the bridge's page the search had ranked first; in the
-    search's order the extractive F1 went 0.383 → 0.411 (benchmarks/README.md,
-    "Session 10")."""
-    if ranks is not None and not any(snippets.get(url) for _, url in offers):
-        return sorted(offers, key=lambda offer: ranks.get(offer[1], len(ranks)))
+    the source's kind (``gather/reliability.READING_WEIGHT``)."""
 
     def worth(offer: tuple[str, str]) -> float:
         title, url = offer
