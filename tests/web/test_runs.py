@@ -24,6 +24,10 @@ from tests.web.test_api import TOPIC, api_client, lab_settings, run_async, wait_
 
 BLOCK_S = 1.5
 """How long each fake run works without an await once its run exists."""
+ANSWERED_S = BLOCK_S * 2 / 3
+"""A request answered within this did not wait for a run's synchronous work (which takes
+BLOCK_S). A third of it flaked in a fresh clone beside the suite's other workers: a POST
+took 0.61 s, the first to import what a run needs."""
 
 
 async def blocking_protocol(
@@ -54,10 +58,10 @@ def test_a_post_answers_while_the_runs_do_synchronous_work(
                 return time.perf_counter() - started, answer.json()["id"]
 
             answers = await asyncio.gather(post(), post(), post())
-            assert max(took for took, _ in answers) < BLOCK_S / 3, answers
+            assert max(took for took, _ in answers) < ANSWERED_S, answers
             listed = time.perf_counter()
             assert len((await client.get("/api/v1/runs")).json()) == 3
-            assert time.perf_counter() - listed < BLOCK_S / 3  # the runs still work
+            assert time.perf_counter() - listed < ANSWERED_S  # the runs still work
             for _, run_id in answers:
                 assert (await wait_done(client, run_id))["status"] == "done"
 
