@@ -51,7 +51,7 @@ async def replay(eval_dir: Path, runs: Path, settings: Any) -> list[dict[str, An
         now = {
             "id": row["id"], "type": row["type"], "before": row["answer"], "answer": answer.text,
             "reason": answer.reason, "em": exact_match(answer.text, gold),
-            "f1": best_f1(answer.text, gold) if answer.text else 0.0, "f1_before": row["f1"],
+            "f1": best_f1(answer.text, gold), "f1_before": row["f1"],
             "tokens": meter.totals.input_tokens + meter.totals.output_tokens,
             "seconds": round(time.monotonic() - started, 1),
         }  # fmt: skip
