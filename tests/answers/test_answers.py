@@ -50,6 +50,9 @@ def answer(question: str, claims: list[ClaimRecord], **options: object) -> objec
         ("Who directed The Prestige?", "who"),
         ("How many people live in Leland?", "number"),
         ("Where is the Example Society based?", "where"),
+        ("The Example Society is based where?", "where"),
+        # a "where" inside the question opens a relative clause: it asks for a number
+        ("What was the population of the town where Mara Quist was born?", "what"),
         ("X has an OBE. Does Puneet Sira also have one?", "yesno"),
         ("Do Lafzon Ki Kahani is a remake of Always, released in which year?", "when"),
     ],

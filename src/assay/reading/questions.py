@@ -42,8 +42,10 @@ _FRAME_WORDS = frozenset(["year", "date", "decade", "century", "time"])
 _NUMBER = re.compile(r"\bhow (?:many|much|long|old|far|tall|big|large|high)\b")
 _WHERE = re.compile(
     r"^where\b|\b(?:what|which|in what|in which) (?:[a-z]+ )?(?:city|town|country|state|"
-    r"county|place|region|province|continent|island|location)\b|\bbased where\b|\bwhere\b"
+    r"county|place|region|province|continent|island|location)\b|\bwhere$"
 )
+"""A "where" inside the question ("the population of the city where X was born") opens a
+relative clause; only a leading or final one ("… is based where?") asks for a place."""
 _WHO = re.compile(r"^(?:who|whom|whose)\b|\b(?:what|which) (?:person|man|woman|actor|actress)\b")
 _EARLIER = frozenset(
     [
