@@ -10,9 +10,9 @@ from assay.claims.model_extract import ModelExtractor
 from assay.models.testing import ScriptedModel
 from assay.reading.relevance import relevance
 
-QUESTION = "What language were books being translated into during the era of Haymo of Faversham?"
+QUESTION = "What language were books being translated into during the era of Osric of Tarn?"
 PAGE = (
-    "Haymo of Faversham, O.F.M. (c. 1243), was an English Franciscan scholar. "
+    "Osric of Tarn, O.F.M. (c. 1243), was an English Franciscan scholar. "
     "He acquired fame as a lecturer at the University of Paris."
 )
 
@@ -22,21 +22,50 @@ def test_a_claim_that_fills_the_question_with_a_word_of_the_page_becomes_the_sen
         return {
             "claims": [
                 {
-                    "claim": "The language being translated into during the era of Haymo of "
-                    "Faversham was English.",
+                    "claim": "The language being translated into during the era of Osric of "
+                    "Tarn was English.",
                     "sentence": 1,
                 },
-                {"claim": "Haymo of Faversham was an English Franciscan scholar.", "sentence": 1},
+                {"claim": "Osric of Tarn was an English Franciscan scholar.", "sentence": 1},
             ]
         }
 
     drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(QUESTION, PAGE))
-    first = "Haymo of Faversham, O.F.M. (c. 1243), was an English Franciscan scholar."
+    first = "Osric of Tarn, O.F.M. (c. 1243), was an English Franciscan scholar."
     assert [d.text for d in drafts] == [
         first,
-        "Haymo of Faversham was an English Franciscan scholar.",
+        "Osric of Tarn was an English Franciscan scholar.",
     ]
     assert drafts[0].quote == first
+
+
+def test_a_claim_with_one_word_its_passages_never_said_becomes_the_sentence() -> None:
+    page = (
+        "Ada Vell (1954 – 2013) was a Tarn photographer. "
+        "She was the mother of the actress Mara Quist. "
+        "She took portraits of many singers."
+    )
+    question = "Who is the mother of the actress Mara Quist?"
+
+    def script(request: Any) -> object:
+        return {
+            "claims": [
+                # one word the page never said: the relation turned round
+                {"claim": "Mara Quist is the daughter of Ada Vell.", "sentence": 2},
+                # every word read
+                {"claim": "Ada Vell was a photographer from Tarn.", "sentence": 1},
+            ]
+        }
+
+    drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(question, page))
+    assert [d.text for d in drafts] == [
+        "She was the mother of the actress Mara Quist.",
+        "Ada Vell was a photographer from Tarn.",
+    ]
+    assert [d.quote for d in drafts] == [
+        "She was the mother of the actress Mara Quist.",
+        "Ada Vell (1954 – 2013) was a Tarn photographer.",
+    ]
 
 
 def test_one_word_of_the_question_is_a_paraphrase_not_an_echo() -> None:
@@ -54,7 +83,7 @@ def test_one_word_of_the_question_is_a_paraphrase_not_an_echo() -> None:
 
 def test_a_page_off_the_topic_costs_no_model_call() -> None:
     model = ScriptedModel(
-        [{"claims": [{"claim": "Haymo of Faversham was an English scholar.", "sentence": 1}]}]
+        [{"claims": [{"claim": "Osric of Tarn was an English scholar.", "sentence": 1}]}]
     )
     extractor = ModelExtractor(model)
 
@@ -68,14 +97,14 @@ def test_a_page_off_the_topic_costs_no_model_call() -> None:
 
     drafts, by = asyncio.run(extract_on_topic(extractor, QUESTION, PAGE, on_topic))
     assert len(model.requests) == 1 and by == extractor.name
-    assert [d.text for d in drafts] == ["Haymo of Faversham was an English scholar."]
+    assert [d.text for d in drafts] == ["Osric of Tarn was an English scholar."]
 
 
 def test_a_title_or_query_written_as_a_claim_becomes_its_sentence() -> None:
-    script = [{"claims": [{"claim": "Haymo facts", "sentence": 1}]}]
+    script = [{"claims": [{"claim": "Osric facts", "sentence": 1}]}]
     drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(QUESTION, PAGE))
     assert [d.text for d in drafts] == [
-        "Haymo of Faversham, O.F.M. (c. 1243), was an English Franciscan scholar."
+        "Osric of Tarn, O.F.M. (c. 1243), was an English Franciscan scholar."
     ]
 
 

@@ -6,9 +6,12 @@ budget and shown in page order under the page's title, every sentence numbered. 
 the sentence each claim rests on, and the code takes that sentence, with its offsets, as
 the quote (small models copy a claim when asked to copy a quote, but give a number
 reliably: model_judge.py). The claim's own text may name what the passage calls "it" or
-"he" — the quote stays the verbatim sentence — but a claim with words or numbers the
+"he" — the quote stays the verbatim sentence — but a claim with a word or number the
 passages and title do not hold, or one that fills the question's frame
-(``extract.echoes_question``), becomes its sentence again.
+(``extract.echoes_question``), becomes its sentence again (named by the page's subject
+when it says "he": extract.record_claims). One word is enough: the local model turned
+"masculine" into "feminine", and "he was the father of X" into "X is the daughter of …",
+which its own judge then read as refuted.
 
 ``read`` is the same call with two more fields, for a loop that follows the hops itself
 (research/hoploop.py): given the facts ``known`` from earlier pages, whether the question
@@ -43,8 +46,6 @@ from assay.text import Sentence, content_words
 
 SEED_SENTENCES = 6
 """Sentences a page's passages are cut around: the picker's best for the question."""
-UNREAD_WORDS = 2
-"""Words a claim may not take from outside what the model read: one is a paraphrase."""
 
 SYSTEM = """You read PASSAGES of one web page, every sentence numbered, and list what they
 say that answers the QUESTION. Answer with JSON only:
@@ -137,11 +138,13 @@ def numbered_block(title: str, passages: Sequence[Passage]) -> tuple[list[Senten
 
 
 def takes_unread_words(claim: str, read: str) -> bool:
-    """Whether ``claim`` states what the model did not read: ``UNREAD_WORDS`` content words
-    or any number that ``read`` (the passages and title shown) lacks."""
+    """Whether ``claim`` states what the model did not read: a content word (compared by
+    stem: "founded" holds "founding") or a number that ``read`` (the passages and title
+    shown) lacks."""
     seen = set(content_words(read))
-    unread = [w for w in dict.fromkeys(content_words(claim)) if w not in seen]
-    return len(unread) >= UNREAD_WORDS or bool(numbers_in(claim) - numbers_in(read))
+    return any(w not in seen for w in content_words(claim)) or bool(
+        numbers_in(claim) - numbers_in(read)
+    )
 
 
 class ModelExtractor(ModelStep):
