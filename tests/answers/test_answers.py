@@ -46,15 +46,15 @@ def answer(question: str, claims: list[ClaimRecord], **options: object) -> objec
         ("When was the Journal of Example Studies established?", "when"),
         ("In what year was X founded?", "when"),
         ("Are Vellwort and Tarnbloom both plant genera?", "yesno"),
-        ("Which band was formed first, The Exies or Circus Diablo?", "choice"),
-        ("Who directed The Prestige?", "who"),
-        ("How many people live in Leland?", "number"),
+        ("Which band was formed first, The Tarnings or Vell Circus?", "choice"),
+        ("Who directed Orange Creeps?", "who"),
+        ("How many people live in Osricby?", "number"),
         ("Where is the Example Society based?", "where"),
         ("The Example Society is based where?", "where"),
         # a "where" inside the question opens a relative clause: it asks for a number
         ("What was the population of the town where Mara Quist was born?", "what"),
-        ("X has an OBE. Does Puneet Sira also have one?", "yesno"),
-        ("Do Lafzon Ki Kahani is a remake of Always, released in which year?", "when"),
+        ("X has an OBE. Does Mara Quist also have one?", "yesno"),
+        ("Do Tarn Nights is a remake of Harbour Lights, released in which year?", "when"),
     ],
 )
 def test_the_question_decides_the_shape_of_the_answer(question: str, kind: str) -> None:
@@ -86,12 +86,12 @@ def test_a_when_question_names_its_event(question: str, event: str) -> None:
         # the event in other words: "formed" for "established", "originated" for "developed"
         ("The Example Society was formed in what year?",
          [claim(1, "The Example Society was established in 1962 in Leeds.")], "1962"),
-        ("The Blue Lacy dog breed was developed during which century?",
-         [claim(1, "The Blue Lacy is a dog that originated in Texas in the mid-19th century.")],
+        ("The Vellshire Hound dog breed was developed during which century?",
+         [claim(1, "The Vellshire Hound is a dog that originated in Tarn in the 19th century.")],
          "19th century"),
         # a year that dates the subject outright
-        ("How to Eat, released in which year, is a book by Nigella Lawson?",
-         [claim(1, "How to Eat is a 1998 book of English cuisine by Nigella Lawson.")], "1998"),
+        ("Salt and Ember, released in which year, is a book by Ada Vell?",
+         [claim(1, "Salt and Ember is a 1998 book of Tarn cuisine by Ada Vell.")], "1998"),
         # another event's date is no answer
         ("When did the Tarn Valley tidal plant open?",
          [claim(1, "A fish ladder was added to the Tarn Valley tidal plant in 2019.")], ""),
@@ -116,23 +116,23 @@ def test_a_yes_no_question_checks_both_sides() -> None:
 
 def test_a_choice_is_decided_by_the_years_each_side_states() -> None:
     claims = [
-        claim(1, "The Exies are an American rock band formed in 1997 in Los Angeles."),
-        claim(2, "Circus Diablo was an American rock band formed in 2004 by Billy Morrison."),
+        claim(1, "The Tarnings are an American rock band formed in 1997 in Osricby."),
+        claim(2, "Vell Circus was an American rock band formed in 2004 by Ida Brannock."),
     ]
-    found = answer("Which band was formed first, The Exies or Circus Diablo?", claims)
-    assert found.text == "Exies"  # type: ignore[attr-defined]
-    later = answer("Which band was formed later, The Exies or Circus Diablo?", claims)
-    assert later.text == "Circus Diablo"  # type: ignore[attr-defined]
+    found = answer("Which band was formed first, The Tarnings or Vell Circus?", claims)
+    assert found.text == "Tarnings"  # type: ignore[attr-defined]
+    later = answer("Which band was formed later, The Tarnings or Vell Circus?", claims)
+    assert later.text == "Vell Circus"  # type: ignore[attr-defined]
 
 
 def test_a_who_question_answers_with_a_name_through_a_two_claim_chain() -> None:
     claims = [
-        claim(1, 'Movies such as "Maximum Overdrive" (1986) were shot in Leland, North Carolina.'),
-        claim(2, "Maximum Overdrive is a 1986 American horror film directed by Stephen King."),
-        claim(3, "Leland is a town in Brunswick County, North Carolina."),
+        claim(1, 'Movies such as "Orange Creeps" (1986) were shot in Osricby, Vellshire.'),
+        claim(2, "Orange Creeps is a 1986 Vellshire horror film directed by Mara Quist."),
+        claim(3, "Osricby is a town in Tarn County, Vellshire."),
     ]
-    found = answer("Who directed the film shot in Leland, North Carolina in 1986?", claims)
-    assert found.text == "Stephen King"  # type: ignore[attr-defined]
+    found = answer("Who directed the film shot in Osricby, Vellshire in 1986?", claims)
+    assert found.text == "Mara Quist"  # type: ignore[attr-defined]
     assert found.claim_ids == ("claim_002", "claim_001")  # type: ignore[attr-defined]
 
 
@@ -227,15 +227,15 @@ def test_fragments_are_never_claims(text: str, fragment: bool) -> None:
 
 
 def test_a_where_question_keeps_the_region_of_a_place() -> None:
-    claims = [claim(1, "Two Dollar Radio is a publishing house based in Columbus, Ohio.")]
-    found = answer("Where is the publishing house Two Dollar Radio based?", claims)
-    assert found.text == "Columbus, Ohio"  # type: ignore[attr-defined]
+    claims = [claim(1, "Blue Lantern Press is a publishing house based in Dayton, Ohio.")]
+    found = answer("Where is the publishing house Blue Lantern Press based?", claims)
+    assert found.text == "Dayton, Ohio"  # type: ignore[attr-defined]
 
 
 def test_a_yes_no_question_is_about_the_two_things_joined_by_and() -> None:
-    shape = shape_of("Are both magazines, the Woman's Viewpoint and Pick Me Up, British?")
-    assert shape.options == ("Woman's Viewpoint", "Pick Me Up")
-    assert shape_of("Toad Hall is in what Australian city?").kind == "where"
+    shape = shape_of("Are both magazines, the Tarn Monthly and Vell Review, British?")
+    assert shape.options == ("Tarn Monthly", "Vell Review")
+    assert shape_of("Osric Hall is in what Vellshire city?").kind == "where"
 
 
 def test_a_sentence_that_names_its_subject_is_left_as_it_is() -> None:
@@ -255,110 +255,110 @@ def test_a_comparative_yes_no_compares_what_each_side_states() -> None:
 
 
 def test_a_model_answer_that_repeats_the_question_is_rejected() -> None:
-    claims = [claim(1, "Lilu is a masculine Akkadian word for a spirit, related to Alu, demon.")]
+    claims = [claim(1, "Vell is an old Tarn word for a boatman, related to Osric, ferryman.")]
     model = ScriptedModel(
-        [{"answer": "Lilu", "claims": [1]}, {"answer": "a spirit", "claims": [1]}]
+        [{"answer": "Vell", "claims": [1]}, {"answer": "a boatman", "claims": [1]}]
     )
-    found = answer("If Gallu is a demon Lilu is what?", claims, model=model)
-    assert found.text == "a spirit" and len(model.requests) == 2  # type: ignore[attr-defined]
+    found = answer("If Osric is a ferryman Vell is what?", claims, model=model)
+    assert found.text == "a boatman" and len(model.requests) == 2  # type: ignore[attr-defined]
     assert "repeats words of the question" in model.requests[1].messages[-1].content
 
 
 def test_a_model_answer_that_is_the_whole_claim_is_rejected() -> None:
-    sentence = "Lilu is a masculine Akkadian word for a spirit, related to Alu, demon."
+    sentence = "Vell is an old Tarn word for a boatman, related to Osric, ferryman."
     model = ScriptedModel(
-        [{"answer": sentence, "claims": [1]}, {"answer": "a spirit", "claims": [1]}]
+        [{"answer": sentence, "claims": [1]}, {"answer": "a boatman", "claims": [1]}]
     )
-    found = answer("If Gallu is a demon Lilu is what?", [claim(1, sentence)], model=model)
-    assert found.text == "a spirit" and len(model.requests) == 2  # type: ignore[attr-defined]
+    found = answer("If Osric is a ferryman Vell is what?", [claim(1, sentence)], model=model)
+    assert found.text == "a boatman" and len(model.requests) == 2  # type: ignore[attr-defined]
     assert "not the claim" in model.requests[1].messages[-1].content
     # a long answer that is a list of names, not the claim, is an answer
-    names = "Gillian Chung, Bobo Chan, Rachel Ngan, and Cecilia Cheung"
-    scandal = claim(2, f"In 2008 photographs of Edison Chen with actresses {names} were leaked.")
+    names = "Ada Vell, Mara Quist, Ida Brannock, and Tessa Holloway"
+    scandal = claim(2, f"In 2008 photographs of Osric Tarn with actresses {names} were leaked.")
     listing = ScriptedModel([{"answer": names, "claims": [1]}])
-    found = answer("What actresses were involved in the scandal?", [scandal], model=listing)
+    found = answer("Which actresses were named in the leak?", [scandal], model=listing)
     assert found.text == names  # type: ignore[attr-defined]
 
 
 AIRPORTS = [
     claim(
         1,
-        "Vellmouth International Airport (IATA: KAEX, ICAO: AEX) is a public use airport "
-        "west of the central business district of Vellmouth, in Rapides Parish, Louisiana, "
+        "Vellmouth International Airport (IATA: KVLM, ICAO: VLM) is a public use airport "
+        "west of the central business district of Vellmouth, in Tarn Parish, Louisiana, "
         "United States.",
     ),
     claim(
         2,
-        "Osricby International Airport (IATA: ART, ICAO: KART) is a county owned, public use "
-        "airport located in Jefferson County, New York, United States.",
+        "Osricby International Airport (IATA: OSB, ICAO: KOSB) is a county owned, public use "
+        "airport located in Osric County, New York, United States.",
     ),
-    claim(3, "Ithaca Tompkins Regional Airport is a public airport located in Ithaca, New York."),
+    claim(3, "Larkspur Regional Airport is a public airport located in Larkspur, New York."),
 ]
 
 
 def test_the_same_state_is_not_the_country_both_are_in() -> None:
-    watertown, alexandria = "Osricby International Airport", "Vellmouth International Airport"
-    ithaca = "Ithaca Tompkins Regional Airport"
-    different = f"Are {watertown} and {alexandria} in the same state?"
+    osricby, vellmouth = "Osricby International Airport", "Vellmouth International Airport"
+    larkspur = "Larkspur Regional Airport"
+    different = f"Are {osricby} and {vellmouth} in the same state?"
     assert answer(different, AIRPORTS).text == "no"  # type: ignore[attr-defined]
-    same = f"Are {watertown} and {ithaca} in the same state?"
+    same = f"Are {osricby} and {larkspur} in the same state?"
     assert answer(same, AIRPORTS).text == "yes"  # type: ignore[attr-defined]
-    country = f"Are {watertown} and {alexandria} in the same country?"
+    country = f"Are {osricby} and {vellmouth} in the same country?"
     assert answer(country, AIRPORTS).text == "yes"  # type: ignore[attr-defined]
 
 
 def test_how_many_times_is_never_a_day_an_ordinal_or_a_year() -> None:
     claims = [
-        claim(1, "John Downer (6 July 1843 – 2 August 1915) was a South Australian politician."),
+        claim(1, "Ida Brannock (6 July 1843 – 2 August 1915) was a Vellshire politician."),
         claim(2, "The 1939 all-star game was the 27th consecutive time the premier met there."),
-        claim(3, "John Downer was the Premier of South Australia twice, from 1885 until 1887."),
+        claim(3, "Ida Brannock was the Premier of Vellshire twice, from 1885 until 1887."),
     ]
-    question = "How many times was the politician John Downer premier?"
+    question = "How many times was the politician Ida Brannock premier?"
     assert answer(question, claims).text == "twice"  # type: ignore[attr-defined]
     assert answer(question, claims[:2]).text == ""  # type: ignore[attr-defined]
 
 
 def test_a_year_the_question_gives_is_not_the_year_it_asks_for() -> None:
     claims = [
-        claim(1, "Do Lafzon Ki Kahani is a 2016 Indian film released in June 2016."),
-        claim(2, "Always, the Korean film Do Lafzon Ki Kahani remakes, was released in 2011."),
-        claim(3, "Tere Naam is a 2003 Indian film."),
+        claim(1, "Do Tarn Nights is a 2016 Vellshire film released in June 2016."),
+        claim(2, "Harbour Lights, the Osricby film Do Tarn Nights remakes, was released in 2011."),
+        claim(3, "Vell Road is a 2003 Vellshire film."),
     ]
-    question = "Do Lafzon Ki Kahani is a 2016 film, a remake of Always, released in which year?"
+    question = "Do Tarn Nights is a 2016 film, a remake of Harbour Lights, released in which year?"
     assert answer(question, claims).text == "2011"  # type: ignore[attr-defined]
     assert answer(question, [claims[0], claims[2]]).text == ""  # type: ignore[attr-defined]
 
 
 def test_a_claim_that_defines_its_subject_as_asked_names_the_answer() -> None:
     claims = [
-        claim(1, "Simon & Simon starred Jameson Parker and an English actor from Leeds."),
-        claim(2, "Gerald Lee McRaney (born 1947) is an American television and movie actor."),
+        claim(1, "Tarn & Vell starred Osric Holloway and an English actor from Leeds."),
+        claim(2, "Mara Lee Quist (born 1947) is an American television and movie actor."),
     ]
-    question = "Simon & Simon starred which television and movie actor from the US?"
-    assert answer(question, claims).text == "Gerald Lee McRaney"  # type: ignore[attr-defined]
+    question = "Tarn & Vell starred which television and movie actor from the US?"
+    assert answer(question, claims).text == "Mara Lee Quist"  # type: ignore[attr-defined]
     album = claim(
-        3, "Return of the Vampire is a compilation album of rare demo tracks by Mercyful Fate."
+        3, "Return of the Lantern is a compilation album of rare demo tracks by Vellgrim."
     )
     band = "Which Danish heavy metal band released a compilation album of rare demo tracks?"
     # the album is defined by the question's words, but not as a band
-    assert answer(band, [album]).text == "Mercyful Fate"  # type: ignore[attr-defined]
+    assert answer(band, [album]).text == "Vellgrim"  # type: ignore[attr-defined]
 
 
 def test_the_name_standing_where_the_question_asks_is_the_answer() -> None:
     claims = [
-        claim(1, "Edward Stanley, 3rd Earl of Derby, was an English nobleman and politician."),
+        claim(1, "Osric Tarn, 3rd Earl of Vellshire, was an English nobleman and politician."),
         claim(
             2,
-            "Edward Stafford, 4th Baron Stafford (1572 – 16 September 1625) was the son of "
-            "Edward Stafford, 3rd Baron Stafford and Mary Stanley, daughter of Edward Stanley, "
-            "3rd Earl of Derby and Dorothy Howard.",
+            "Ada Brannock, 4th Baron Brannock (1572 – 16 September 1625) was the son of "
+            "Ada Brannock, 3rd Baron Brannock and Mara Tarn, daughter of Osric Tarn, "
+            "3rd Earl of Vellshire and Ida Holloway.",
         ),
     ]
     question = (
-        "Name the mother of Edward Stafford, 4th Baron Stafford, who was the daughter of the "
-        "English nobleman and politician Edward Stanley, 3rd Earl of Derby?"
+        "Name the mother of Ada Brannock, 4th Baron Brannock, who was the daughter of the "
+        "English nobleman and politician Osric Tarn, 3rd Earl of Vellshire?"
     )
-    assert answer(question, claims).text == "Mary Stanley"  # type: ignore[attr-defined]
+    assert answer(question, claims).text == "Mara Tarn"  # type: ignore[attr-defined]
 
 
 def test_a_model_yes_no_stands_where_a_rule_reads_its_claims_otherwise() -> None:
@@ -377,10 +377,10 @@ def test_a_common_noun_in_a_claim_does_not_name_a_side_that_capitalises_it() -> 
     claims = [
         claim(
             1,
-            "Founded in 1770 by Soren Gyldendal, Gyldendal is the largest publishing house "
+            "Founded in 1770 by Soren Vellgaard, Vellgaard is the largest publishing house "
             "in Denmark.",
         ),
-        claim(2, "Concordia Publishing House was founded in 1869 in St. Louis."),
+        claim(2, "Tarn Publishing House was founded in 1869 in Osricby."),
     ]
-    question = "Which was founded first, Concordia Publishing House or Gyldendal?"
-    assert answer(question, claims).text == "Gyldendal"  # type: ignore[attr-defined]
+    question = "Which was founded first, Tarn Publishing House or Vellgaard?"
+    assert answer(question, claims).text == "Vellgaard"  # type: ignore[attr-defined]

@@ -26,8 +26,8 @@ TOPICAL = "Engineers inspect the Zorbel bridge every spring; it is 420 metres lo
             "another value",
         ),
         (
-            "Global warming is driving polar bears toward extinction.",
-            "Recent research shows human activity driving Earth towards an extinction event.",
+            "Warmer seas are driving the Tarn reef's corals toward collapse.",
+            "Recent research shows human activity driving reefs towards a collapse.",
             "",
         ),
         (CLAIM, TOPICAL, ""),

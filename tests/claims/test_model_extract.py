@@ -10,10 +10,10 @@ from assay.claims.model_extract import ModelExtractor
 from assay.models.testing import ScriptedModel
 from assay.reading.relevance import relevance
 
-QUESTION = "What language were books being translated into during the era of Osric of Tarn?"
+QUESTION = "What language was the chronicle of Osric of Tarn's abbey written in?"
 PAGE = (
-    "Osric of Tarn, O.F.M. (c. 1243), was an English Franciscan scholar. "
-    "He acquired fame as a lecturer at the University of Paris."
+    "Osric of Tarn (c. 1190 – 1251) was an English scholar and abbot. "
+    "He taught at the cathedral school of Vellshire."
 )
 
 
@@ -22,19 +22,18 @@ def test_a_claim_that_fills_the_question_with_a_word_of_the_page_becomes_the_sen
         return {
             "claims": [
                 {
-                    "claim": "The language being translated into during the era of Osric of "
-                    "Tarn was English.",
+                    "claim": "The language of the chronicle of Osric of Tarn's abbey was English.",
                     "sentence": 1,
                 },
-                {"claim": "Osric of Tarn was an English Franciscan scholar.", "sentence": 1},
+                {"claim": "Osric of Tarn was an English scholar and abbot.", "sentence": 1},
             ]
         }
 
     drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(QUESTION, PAGE))
-    first = "Osric of Tarn, O.F.M. (c. 1243), was an English Franciscan scholar."
+    first = "Osric of Tarn (c. 1190 – 1251) was an English scholar and abbot."
     assert [d.text for d in drafts] == [
         first,
-        "Osric of Tarn was an English Franciscan scholar.",
+        "Osric of Tarn was an English scholar and abbot.",
     ]
     assert drafts[0].quote == first
 
@@ -104,40 +103,35 @@ def test_a_title_or_query_written_as_a_claim_becomes_its_sentence() -> None:
     script = [{"claims": [{"claim": "Osric facts", "sentence": 1}]}]
     drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(QUESTION, PAGE))
     assert [d.text for d in drafts] == [
-        "Osric of Tarn, O.F.M. (c. 1243), was an English Franciscan scholar."
+        "Osric of Tarn (c. 1190 – 1251) was an English scholar and abbot."
     ]
 
 
-AIRPORTS = (
-    "Are Osricby International Airport and Vellmouth International Airport both airports "
-    "in the same state?"
-)
+AIRPORTS = "Do Osricby Airport and Vellmouth Airport serve the same county?"
 VELLMOUTH = (
-    "Vellmouth International Airport is a public use airport located west of Vellmouth, "
-    "in Rapides Parish, Louisiana, United States. It serves the central region of the state."
+    "Vellmouth Airport is a public use airport located west of Vellmouth, "
+    "in Tarn County, Vellshire. It serves the central region of the shire."
 )
-WATERTOWN = (
-    "Osricby International Airport is a county owned, public use airport located in "
-    "Jefferson County, New York, United States. The airport is mostly used for general "
+OSRICBY = (
+    "Osricby Airport is a county owned, public use airport located in "
+    "Osric County, Vellshire. The airport is mostly used for general "
     "aviation. Its runway was resurfaced after a storm."
 )
 
 
 def test_an_answer_written_as_a_claim_becomes_its_sentence() -> None:
     sentence = VELLMOUTH.split(". ")[0] + "."
-    yes = "Yes, Osricby International Airport and Vellmouth International Airport are both "
-    assert echoes_question(yes + "airports in the same state.", sentence, AIRPORTS)
+    yes = "Yes, Osricby Airport and Vellmouth Airport both serve "
+    assert echoes_question(yes + "the same county.", sentence, AIRPORTS)
     # One borrowed word, but one the page never uses: Osricby is not on this page.
-    assert echoes_question(
-        "Vellmouth International Airport is near Osricby.", sentence, AIRPORTS, VELLMOUTH
-    )
+    assert echoes_question("Vellmouth Airport is near Osricby.", sentence, AIRPORTS, VELLMOUTH)
     assert not echoes_question(
-        "Vellmouth International Airport is in the state of Louisiana.",
+        "Vellmouth Airport is in Tarn County.",
         sentence,
         AIRPORTS,
         VELLMOUTH,
     )
-    script = [{"claims": [{"claim": yes + "in Louisiana.", "sentence": 1}]}]
+    script = [{"claims": [{"claim": yes + "Tarn County.", "sentence": 1}]}]
     drafts = asyncio.run(ModelExtractor(ScriptedModel(script)).extract(AIRPORTS, VELLMOUTH))
     assert [d.text for d in drafts] == [sentence]
 
@@ -148,9 +142,9 @@ def test_an_on_topic_page_the_model_drew_nothing_from_keeps_its_best_sentences()
     def on_topic(sentence: str) -> bool:
         return relevance(AIRPORTS, sentence).relevant
 
-    drafts, by = asyncio.run(extract_on_topic(ModelExtractor(model), AIRPORTS, WATERTOWN, on_topic))
+    drafts, by = asyncio.run(extract_on_topic(ModelExtractor(model), AIRPORTS, OSRICBY, on_topic))
     assert len(model.requests) == 1 and by == "extractive"
     assert drafts and len(drafts) <= 2
-    assert drafts[0].text.startswith("Osricby International Airport is a county owned")
+    assert drafts[0].text.startswith("Osricby Airport is a county owned")
     assert all(d.text == d.quote and on_topic(d.text) for d in drafts)
-    assert all(WATERTOWN[d.start : d.end] == d.quote for d in drafts)
+    assert all(OSRICBY[d.start : d.end] == d.quote for d in drafts)

@@ -101,8 +101,8 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         ("Where is Los Angeles?", "en"),
         ("Halvorsen Lighthouse", None),  # names say nothing about a language
         # English sentences with a German-looking word or name (Climate-FEVER, PopQA)
-        ("Man-made greenhouse gases play only an insignificant role.", "en"),
-        ("What is Sırrı Süreyya Önder's occupation?", "en"),
+        ("Man-made gases play only a minor part in the warming.", "en"),
+        ("What is Ayşe Yıldırımoğlu's occupation?", "en"),
     ],
 )
 def test_the_questions_language_is_detected(text: str, expected: str | None) -> None:

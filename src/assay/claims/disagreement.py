@@ -5,8 +5,8 @@ subject.
 
 The extractive judge refutes with these signals alone. A model judge's verdict is checked
 against them (claims/engine.py): the local 1.5B model labelled REFUTES passages that only
-spoke of the same topic ("Recent Research Shows Human Activity Driving Earth Towards Global
-Extinction Event" against "Global warming is driving polar bears toward extinction").
+spoke of the same topic ("New Survey Finds Warming Seas Pushing Reefs Toward Collapse"
+against "Warmer water is driving the Tarn reef's corals toward collapse").
 """
 
 from __future__ import annotations

@@ -224,14 +224,13 @@ def echoes_question(claim: str, sentence: str, question: str, page: str = "") ->
     """Whether ``claim`` fills the question's frame with words its sentence does not say:
     two or more of them, or one the whole ``page`` never uses, or a "yes"/"no" up front.
 
-    The local 1.5B model answered "What language were books being translated into during
-    the era of Ida Brannock?" with the claim "The language being translated into during the
-    era of Ida Brannock was English", quoting "Ida Brannock … was an English scholar": the
-    claim's "language", "translated" and "era" came from the question, not from the page.
-    Such a claim states what was asked, not what was read. Asked "Are Tarn Valley Airport
-    and Larkspur Airport both airports in the same state?", it wrote "Yes, Tarn Valley …
-    and Larkspur … are both airports in the same state" from a page on the Larkspur airport
-    that never names Tarn Valley.
+    The local 1.5B model answered "What language was the chronicle of Ida Brannock's abbey
+    written in?" with the claim "The language of the chronicle of Ida Brannock's abbey was
+    English", quoting "Ida Brannock … was an English scholar": the claim's "language",
+    "chronicle" and "abbey" came from the question, not from the page. Such a claim
+    states what was asked, not what was read. Asked "Do Tarn Valley Airport and Larkspur
+    Airport serve the same county?", it wrote "Yes, Tarn Valley … and Larkspur … serve the
+    same county" from a page on the Larkspur airport that never names Tarn Valley.
     """
     if [word.lower() for word in raw_words(claim)[:1]] in (["yes"], ["no"]):
         return True

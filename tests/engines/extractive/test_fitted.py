@@ -143,8 +143,8 @@ def test_a_refutation_still_needs_a_disagreement_code_can_see() -> None:
     )
     assert negated.label == "REFUTES"
     topic_only = judge.decide(
-        "Human activity is driving Earth towards a global extinction event.",
-        "Global warming is driving polar bears toward extinction.",
+        "Human activity is driving the oceans towards a collapse of their reefs.",
+        "Warmer seas are driving the Tarn reef's corals toward collapse.",
     )
     assert topic_only.label != "REFUTES"
 

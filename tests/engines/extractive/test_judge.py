@@ -162,8 +162,8 @@ def test_near_the_threshold_is_not_confident() -> None:
 
 def test_cancelling_polarity_is_not_support() -> None:
     verdict = judge(
-        "Climate change is not making natural disasters worse.",
-        "Climate change is making natural disasters better managed.",
+        "Warming is not making heat waves in Vellshire worse.",
+        "Warming is making heat waves in Vellshire better forecast.",
     )
     assert verdict.label == "NOT_ENOUGH_INFO"
 

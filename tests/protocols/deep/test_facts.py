@@ -12,15 +12,15 @@ from assay.store.runs import RunStore
 
 def test_a_claim_its_own_page_no_longer_states_is_not_a_fact(isolated_home: Path) -> None:
     run = RunStore(isolated_home, fsync=False).create(
-        "If Gallu is a demon Lilu is what?", "deep", {}
+        "If Osric is a ferryman Vell is what?", "deep", {}
     )
-    quote = "A lilu is a masculine Akkadian word for a spirit."
+    quote = "A vell is an old Tarn word for a boatman."
     stated = ClaimRecord(
         id="claim_001", text=quote, confidence="medium", sourceIds=["src_01"], status="weak",
         evidence=[Evidence(sourceId="src_01", quote=quote, start=0, end=len(quote))],
     )  # fmt: skip
     unstated = ClaimRecord(
-        id="claim_002", text="Gallu demon facts", confidence="medium", sourceIds=["src_02"],
+        id="claim_002", text="Osric ferryman facts", confidence="medium", sourceIds=["src_02"],
         status="needs_review", evidence=[],
     )  # fmt: skip
     for claim in (stated, unstated):

@@ -225,12 +225,12 @@ def test_a_scripted_model_plans_the_directions(
 
 def test_a_model_query_that_names_no_entity_of_the_question_gets_one() -> None:
     plan = {"directions": [{
-        "direction": "To determine what Lilu is", "source_types": "encyclopedias",
-        "queries": ["What is a demon?", "demonology", "Gallu demon facts"],
+        "direction": "To determine what Vell is", "source_types": "encyclopedias",
+        "queries": ["What is a ferryman?", "ferrying", "Osric ferryman facts"],
     }]}  # fmt: skip
     angles = asyncio.run(
         model_angles(
-            "If Gallu is a demon Lilu is what?", ScriptedModel([plan]), budget=None, meter=None
+            "If Osric is a ferryman Vell is what?", ScriptedModel([plan]), budget=None, meter=None
         )
     )
-    assert angles[0].queries == ("What is a demon Lilu", "demonology Lilu", "Gallu demon facts")
+    assert angles[0].queries == ("What is a ferryman Vell", "ferrying Vell", "Osric ferryman facts")
