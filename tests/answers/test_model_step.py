@@ -223,3 +223,22 @@ def test_a_choice_by_dates_asks_for_both_sides_years_in_the_first_prompt() -> No
     ask_dated(FIRST, model)
     first = model.requests[0].messages[0].content
     assert "Cite the claims that state the years of Tarn Monthly and of Vell Review." in first
+
+
+def test_a_yes_no_citing_one_side_is_sent_back_with_the_numbers_of_the_other_sides_claims() -> None:
+    question = "Were Mara Quist and Orange Creeps both in print by 2010?"
+
+    def script(request: Any) -> object:
+        prompt = request.messages[0].content
+        quist = number_of(prompt, "Mara Quist founded")
+        if len(request.messages) == 1:
+            return {"answer": "yes", "claims": [quist]}
+        return {"answer": "yes", "claims": [quist, number_of(prompt, "Orange Creeps was")]}
+
+    model = ScriptedModel(script)
+    found = ask(question, CLAIMS, model)
+    retry = model.requests[1].messages[-1].content
+    creeps = number_of(model.requests[0].messages[0].content, "Orange Creeps was")
+    assert f"no cited claim is about Orange Creeps: claim {creeps} is about it" in retry
+    assert "Mara Quist" not in retry  # the side already cited is not asked for again
+    assert found.text == "yes" and set(found.claim_ids) == {"claim_001", "claim_002"}

@@ -117,9 +117,9 @@ def _problem(
     if shape.kind == "yesno":
         if answer.lower().split(" ")[0].strip(",.;:!") not in ("yes", "no"):
             return 'start the answer with "yes" or "no"'
-        missing = [s for s in shape.options if not set(content_words(s)) & set(content_words(said))]
+        missing = [s for s in shape.options if not _about(s, said)]
         if missing:
-            return _about_each(shape)
+            return _cite_about(missing, offered)
         return ""
     if shape.kind == "choice":
         if not any(_contains(answer, option) for option in shape.options):
@@ -151,6 +151,26 @@ SENTENCE_WORDS = 8
 def _about_each(shape: Shape) -> str:
     """What a yes/no about several named things asks of its citations."""
     return f"cite claims about each of: {', '.join(shape.options)}"
+
+
+def _about(side: str, text: str) -> bool:
+    return bool(set(content_words(side)) & set(content_words(text)))
+
+
+def _cite_about(sides: Sequence[str], offered: Sequence[Offered]) -> str:
+    """Why a yes/no was sent back: the sides no cited claim is about, each with the numbers
+    of the claims offered that are (the local model cited two claims about one side, and
+    "cite claims about each of: …" again, without numbers, did not help it)."""
+    reasons = []
+    for side in sides:
+        numbers = [str(n) for n, o in enumerate(offered, 1) if _about(side, _evidence(o))]
+        listed = ""
+        if len(numbers) == 1:
+            listed = f": claim {numbers[0]} is about it"
+        elif numbers:
+            listed = f": claims {', '.join(numbers)} are about it"
+        reasons.append(f"no cited claim is about {side}{listed}")
+    return "; ".join(reasons) + "; cite a claim about each"
 
 
 def _restates_a_claim(answer: str, cited: Sequence[Ranked]) -> bool:
