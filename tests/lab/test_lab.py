@@ -325,3 +325,20 @@ def test_cli_serves_until_interrupted(
         app, ["lab", "serve", str(lab_corpus_dir), "--address", "192.168.0.9"]
     )
     assert refused.exit_code == 2 and "loopback" in refused.stderr
+
+
+def test_a_folder_lands_on_the_same_sites_wherever_it_is(tmp_path: Path) -> None:
+    # (a test's lab corpus is written to a new temporary folder every run: with ids made
+    # from the absolute path, its pages fell on other sites each time, now and then all of
+    # one topic on one site)
+    layouts = []
+    for name in ("one", "two"):
+        folder = tmp_path / name / "corpus"
+        (folder / "sub").mkdir(parents=True)
+        for n in range(6):
+            (folder / f"{n}.md").write_text(f"# Page {n}\n\nText {n}.\n", encoding="utf-8")
+        (folder / "sub" / "6.md").write_text("# Page 6\n\nText 6.\n", encoding="utf-8")
+        docs = load_corpus(folder)
+        where = assign_sites(docs, 3)
+        layouts.append(sorted((doc.title, where[doc.doc_id]) for doc in docs))
+    assert layouts[0] == layouts[1] and len(layouts[0]) == 7

@@ -11,10 +11,11 @@ import logging
 import sqlite3
 from collections.abc import Sequence
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 from assay.errors import BadInputError
-from assay.gather.documents import Document, iter_files, read_file
+from assay.gather.documents import Document, iter_files, make_doc_id, read_file
 from assay.gather.index import LocalIndex
 from assay.lab.pages import LabPage
 from assay.store.paths import slugify
@@ -72,13 +73,26 @@ def _read_path(path: Path) -> list[Document]:
     problems: list[str] = []
     for file in iter_files([path]):
         try:
-            docs.extend(read_file(file, problems=problems))
+            read = read_file(file, problems=problems)
         except BadInputError:
             if path.is_file():
                 raise
+            continue
+        docs.extend(_named_within(read, file, path) if path.is_dir() else read)
     for problem in problems:
         _log.warning("%s", problem)
     return docs
+
+
+def _named_within(docs: list[Document], file: Path, folder: Path) -> list[Document]:
+    """``docs`` read from ``file`` with ids made from its path inside ``folder``: an id
+    made from the absolute path put the same folder's pages on other sites wherever it
+    was copied (a test's corpus is written to a new temporary folder every run)."""
+    name = file.resolve().relative_to(folder.resolve()).as_posix()
+    return [
+        doc if doc.url else replace(doc, doc_id=make_doc_id(f"{name}#{number}"))
+        for number, doc in enumerate(docs)
+    ]
 
 
 def _is_index(path: Path) -> bool:
