@@ -73,6 +73,24 @@ def test_the_model_reads_each_claim_in_its_passage_and_a_wrong_answer_is_retried
     assert found.method == "model:scripted:model" and not found.reason
 
 
+def test_an_answer_citing_only_the_claim_that_led_to_it_is_cited_to_the_claim_stating_it() -> None:
+    def script(request: Any) -> object:
+        lead = number_of(request.messages[0].content, "Orange Creeps was")
+        return {"answer": "Mara Quist", "claims": [lead]}  # the first hop only
+
+    model = ScriptedModel(script)
+    found = ask(QUESTION, CLAIMS, model)
+    assert len(model.requests) == 1  # no retry: another offered claim states the answer
+    assert found.text == "Mara Quist" and found.claim_ids == ("claim_001", "claim_002")
+
+
+def test_an_answer_no_one_offered_claim_holds_is_not_cited_to_any() -> None:
+    model = ScriptedModel([{"answer": "Orange Quist", "claims": [1]}] * 2)
+    found = ask(QUESTION, CLAIMS, model)  # "Orange" is one claim's word, "Quist" the other's
+    assert len(model.requests) == 2 and found.text == ""
+    assert "do not contain: " in found.reason
+
+
 def test_an_answer_its_cited_claims_passage_states_is_grounded() -> None:
     def script(request: Any) -> object:
         cited = number_of(request.messages[0].content, "Mara Quist founded")
@@ -242,3 +260,16 @@ def test_a_yes_no_citing_one_side_is_sent_back_with_the_numbers_of_the_other_sid
     assert f"no cited claim is about Orange Creeps: claim {creeps} is about it" in retry
     assert "Mara Quist" not in retry  # the side already cited is not asked for again
     assert found.text == "yes" and set(found.claim_ids) == {"claim_001", "claim_002"}
+
+
+def test_the_model_is_told_the_kind_of_thing_the_question_names() -> None:
+    asked = {
+        "In what city was Mara Quist born?": "The answer is the city's name.",
+        "What is Mara Quist's occupation?": "The answer is the occupation.",
+        "Where did Mara Quist move to later?": "The answer is a place.",
+        "Who founded Blue Lantern Press?": "The answer is a person's or group's name.",
+    }
+    for question, hint in asked.items():
+        model = ScriptedModel([{"answer": "", "claims": []}])
+        ask(question, CLAIMS, model)
+        assert model.requests[0].messages[0].content.endswith(f"QUESTION: {question}\n{hint}")

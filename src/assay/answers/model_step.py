@@ -7,9 +7,10 @@ sentence is shown as the claim states it, numbered, the neighbours as context. I
 ``{"answer": …, "claims": [numbers]}``. Code checks the reply and, within the step's bounded
 retries, tells the model why it was rejected: it cites no claim, or a number not offered
 (only claims a source supports and that are relevant are offered, ranking.usable); its
-content words and numbers are not all in the cited claims, their quotes or their passages;
-it only repeats the question, or is a cited claim again; a yes/no does not start with yes
-or no or cites no claim about one of the things the question names; a choice is neither
+content words and numbers are in neither the cited claims, their quotes and passages, nor
+another offered claim or its quotes (an answer such a claim holds is cited to it too); it
+only repeats the question, or is a cited claim again; a yes/no does not start with yes or
+no or cites no claim about one of the things the question names; a choice is neither
 option, or not the side the years or measures of its cited quotes (and, for a side they
 do not date, of the best claim offered that does) make true (claims/sides.py).
 When no reply passes, there is no answer, and the reason says why.
@@ -56,6 +57,12 @@ _HINTS = {
     "how": "The answer is one short sentence.",
     "what": "The answer is a short name or phrase.",
 }
+_NAMED_HINTS = {
+    "where": "The answer is the {attribute}'s name.",
+    "what": "The answer is the {attribute}.",
+}
+"""Hints for a question that names the kind it asks for ("In what city …", "What is X's
+occupation?"): a place by that kind alone (the local model added the country)."""
 _PROMPT_SLACK = 40
 """Tokens kept free for the fence lines and the hint."""
 
@@ -134,14 +141,32 @@ def _problem(
         # "Vell is what?" → the whole claim "Vell is an old estuary word for a ferryman
         # of the Tarn valley.": the reader still has to find the answer in it.
         return "give only the short answer (a name, a date, a few words), not the claim"
-    absent = [w for w in content_words(answer) if w not in set(content_words(said))]
-    absent += sorted(numbers_in(answer) - numbers_in(said))
-    if absent:
+    absent = _absent(answer, said)
+    if absent and not _holding(answer, offered):
         return (
             f"the cited claims and their passages do not contain: {', '.join(absent)}; "
             "answer from their words"
         )
     return ""
+
+
+HOLDING_CLAIMS = 2
+"""An answer its cited claims do not hold is cited to at most this many offered claims that
+do. The local model gave the right answer citing only the claim that led to it (the first
+hop), and told so with the claim's number, cited the same claims again."""
+
+
+def _absent(answer: str, text: str) -> list[str]:
+    """The content words and numbers of ``answer`` that ``text`` does not contain."""
+    absent = [w for w in content_words(answer) if w not in set(content_words(text))]
+    return absent + sorted(numbers_in(answer) - numbers_in(text))
+
+
+def _holding(answer: str, offered: Sequence[Offered]) -> list[Offered]:
+    """The offered claims whose own words or quotes (not their passages: a name in the
+    sentences around a claim is no claim) hold every content word and number of
+    ``answer``, best-ranked first, at most ``HOLDING_CLAIMS``."""
+    return [o for o in offered if not _absent(answer, _stated(o.item))][:HOLDING_CLAIMS]
 
 
 SENTENCE_WORDS = 8
@@ -185,13 +210,26 @@ def _restates_a_claim(answer: str, cited: Sequence[Ranked]) -> bool:
 
 
 def _evidence(offered: Offered) -> str:
-    claim = offered.item.claim
-    return " ".join([claim.text, *(e.quote for e in claim.evidence), offered.context])
+    return f"{_stated(offered.item)} {offered.context}"
+
+
+def _stated(item: Ranked) -> str:
+    """A claim's words and its quotes."""
+    return " ".join([item.claim.text, *(e.quote for e in item.claim.evidence)])
 
 
 def _contains(answer: str, option: str) -> bool:
     wanted = set(content_words(option))
     return bool(wanted) and wanted <= set(content_words(answer))
+
+
+def _hint(shape: Shape) -> str:
+    """What the question asks for, told to the model."""
+    if shape.kind == "choice":
+        return f"The answer is one of: {' or '.join(shape.options)}."
+    if shape.attribute and shape.kind in _NAMED_HINTS:
+        return _NAMED_HINTS[shape.kind].format(attribute=shape.attribute)
+    return _HINTS.get(shape.kind, "")
 
 
 def shown_claims(
@@ -215,9 +253,7 @@ async def model_answer(
     """The model's checked answer to ``question`` over ``ranked`` claims, its whole prompt
     within about ``tokens``; an empty answer with the reason when it gives none or every
     reply failed the check."""
-    hint = _HINTS.get(shape.kind, "")
-    if shape.kind == "choice":
-        hint = f"The answer is one of: {' or '.join(shape.options)}."
+    hint = _hint(shape)
     # What the check asks of the citations is asked up front, not only on retry: the local
     # model cited one side's date alone, or a claim about one of two things a yes/no names.
     request = both_sides(shape)
@@ -244,6 +280,9 @@ async def model_answer(
     if not reply.answer.strip():
         return ModelSaid("", (), "the model found no answer in the claims")
     cited = [offered[number - 1].item for number in reply.claims]
+    if _absent(reply.answer, " ".join(_evidence(offered[n - 1]) for n in reply.claims)):
+        # the answer is cited to the claims offered that state it, besides the model's
+        cited += [o.item for o in _holding(reply.answer, offered) if o.item not in cited]
     # a choice by dates also rests on the claim that dates the side it did not cite
     claims = [o.item.claim for o in offered]
     added = completing(reply.answer, shape, [i.claim for i in cited], pages, claims)
