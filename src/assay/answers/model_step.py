@@ -280,8 +280,9 @@ async def model_answer(
     if not reply.answer.strip():
         return ModelSaid("", (), "the model found no answer in the claims")
     cited = [offered[number - 1].item for number in reply.claims]
-    if _absent(reply.answer, " ".join(_evidence(offered[n - 1]) for n in reply.claims)):
-        # the answer is cited to the claims offered that state it, besides the model's
+    said = " ".join(_evidence(offered[n - 1]) for n in reply.claims)
+    if shape.kind not in ("yesno", "choice") and _absent(reply.answer, said):
+        # the check let it pass: it is cited to the claims offered that state it, too
         cited += [o.item for o in _holding(reply.answer, offered) if o.item not in cited]
     # a choice by dates also rests on the claim that dates the side it did not cite
     claims = [o.item.claim for o in offered]
