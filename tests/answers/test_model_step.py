@@ -273,3 +273,16 @@ def test_the_model_is_told_the_kind_of_thing_the_question_names() -> None:
         model = ScriptedModel([{"answer": "", "claims": []}])
         ask(question, CLAIMS, model)
         assert model.requests[0].messages[0].content.endswith(f"QUESTION: {question}\n{hint}")
+
+
+def test_a_number_the_claims_spell_out_is_in_them() -> None:
+    rook = "Ada Rook is a guitarist. She was a two-time winner of the Tarn Prize."
+    pages = {"src_01": Page.of("src_01", "Ada Rook", rook)}
+    claim = quoted(1, "Ada Rook was a two-time winner of the Tarn Prize.", rook,
+                   "She was a two-time winner of the Tarn Prize.", "src_01")  # fmt: skip
+    question = "How many times did Ada Rook win the Tarn Prize?"
+    for answer, passes in (("2", True), ("3", False)):
+        model = ScriptedModel([{"answer": answer, "claims": [1]}] * 2)
+        found = asyncio.run(answer_question(question, [claim], model=model, pages=pages))
+        assert (found.text == answer) is passes, found.reason
+        assert passes or "do not contain: 3" in found.reason

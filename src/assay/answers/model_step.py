@@ -21,6 +21,7 @@ A check of the cited quotes may reject a reply; nothing replaces it. Where a lex
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,7 +38,7 @@ from assay.models.step import ModelStep
 from assay.reading.passages import Page
 from assay.reading.questions import Shape
 from assay.reading.tokens import estimate_tokens
-from assay.text import content_words
+from assay.text import NUMBER_WORDS, content_words
 
 SYSTEM = """You answer a QUESTION using only the numbered CLAIMS, which were checked
 against sources; each is shown in its passage of a page (the sentences around it, not
@@ -159,7 +160,21 @@ hop), and told so with the claim's number, cited the same claims again."""
 def _absent(answer: str, text: str) -> list[str]:
     """The content words and numbers of ``answer`` that ``text`` does not contain."""
     absent = [w for w in content_words(answer) if w not in set(content_words(text))]
-    return absent + sorted(numbers_in(answer) - numbers_in(text))
+    return absent + sorted(_numbers(answer) - _numbers(text))
+
+
+_COUNTS = {"once": 1, "twice": 2, "thrice": 3}
+
+
+def _numbers(text: str) -> set[str]:
+    """``text``'s numbers, those spelled out too: "2" is the value of "two", "twice" and
+    "two-time" (the local model answered "2" from "a two-time All-Star")."""
+    found = numbers_in(text)
+    for word in re.findall(r"[a-z]+", text.lower()):
+        value = _COUNTS.get(word, NUMBER_WORDS.get(word))
+        if value is not None:
+            found.add(str(value))
+    return found
 
 
 def _holding(answer: str, offered: Sequence[Offered]) -> list[Offered]:
