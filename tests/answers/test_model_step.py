@@ -265,7 +265,7 @@ def test_a_yes_no_citing_one_side_is_sent_back_with_the_numbers_of_the_other_sid
 def test_the_model_is_told_the_kind_of_thing_the_question_names() -> None:
     asked = {
         "In what city was Mara Quist born?": "The answer is the city's name.",
-        "What is Mara Quist's occupation?": "The answer is the occupation.",
+        "What is Mara Quist's occupation?": "The answer is a short name or phrase.",
         "Where did Mara Quist move to later?": "The answer is a place.",
         "Who founded Blue Lantern Press?": "The answer is a person's or group's name.",
     }

@@ -58,12 +58,11 @@ _HINTS = {
     "how": "The answer is one short sentence.",
     "what": "The answer is a short name or phrase.",
 }
-_NAMED_HINTS = {
-    "where": "The answer is the {attribute}'s name.",
-    "what": "The answer is the {attribute}.",
-}
-"""Hints for a question that names the kind it asks for ("In what city …", "What is X's
-occupation?"): a place by that kind alone (the local model added the country)."""
+_NAMED_HINTS = {"where": "The answer is the {attribute}'s name."}
+"""Hints for a question that names the kind of place it asks for ("In what city …"): the
+local model added the country to the city. ("The answer is the occupation." for "What is
+X's occupation?" was tried: the model listed every occupation of a page more often, which
+helped on the PopQA tune half and hurt on the held-out one; a "what" keeps its hint.)"""
 _PROMPT_SLACK = 40
 """Tokens kept free for the fence lines and the hint."""
 
