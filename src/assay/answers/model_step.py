@@ -167,7 +167,7 @@ _COUNTS = {"once": 1, "twice": 2, "thrice": 3}
 
 def _numbers(text: str) -> set[str]:
     """``text``'s numbers, those spelled out too: "2" is the value of "two", "twice" and
-    "two-time" (the local model answered "2" from "a two-time All-Star")."""
+    "two-time" (the local model answered "2" where the page said "two-time")."""
     found = numbers_in(text)
     for word in re.findall(r"[a-z]+", text.lower()):
         value = _COUNTS.get(word, NUMBER_WORDS.get(word))
