@@ -296,8 +296,9 @@ async def model_answer(
     cited = [offered[number - 1].item for number in reply.claims]
     said = " ".join(_evidence(offered[n - 1]) for n in reply.claims)
     if shape.kind not in ("yesno", "choice") and _absent(reply.answer, said):
-        # the check let it pass: it is cited to the claims offered that state it, too
-        cited += [o.item for o in _holding(reply.answer, offered) if o.item not in cited]
+        # the check let it pass: it is cited to the claims offered that state it, too (none
+        # of them cited, or the cited claims would hold it)
+        cited += [o.item for o in _holding(reply.answer, offered)]
     # a choice by dates also rests on the claim that dates the side it did not cite
     claims = [o.item.claim for o in offered]
     added = completing(reply.answer, shape, [i.claim for i in cited], pages, claims)
