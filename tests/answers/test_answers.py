@@ -264,6 +264,19 @@ def test_a_model_answer_that_repeats_the_question_is_rejected() -> None:
     assert "repeats words of the question" in model.requests[1].messages[-1].content
 
 
+def test_a_model_answer_naming_the_questions_subject_with_its_number_is_rejected() -> None:
+    claims = [claim(1, "The Tarn 9 was a ferry of a kind first built in the 1890s.")]
+    model = ScriptedModel(
+        [{"answer": "Tarn 9", "claims": [1]}, {"answer": "the 1890s", "claims": [1]}]
+    )
+    found = answer("When was the kind of boat the Tarn 9 was first built?", claims, model=model)
+    assert found.text == "the 1890s" and len(model.requests) == 2  # type: ignore[attr-defined]
+    assert "repeats words of the question" in model.requests[1].messages[-1].content
+    # a number the question does not hold is an answer, beside the question's words
+    model = ScriptedModel([{"answer": "the 1890s", "claims": [1]}])
+    assert answer("In what decade was the Tarn's kind first built?", claims, model=model).text
+
+
 def test_a_model_answer_that_is_the_whole_claim_is_rejected() -> None:
     sentence = "Vell is an old Tarn word for a boatman, related to Osric, ferryman."
     model = ScriptedModel(
