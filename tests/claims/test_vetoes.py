@@ -102,6 +102,16 @@ def test_a_verdict_code_can_see_is_not_set_aside() -> None:
     assert fired(reading("REFUTES", "The Zorbel bridge is 380 metres long, not 420.")) is None
 
 
+def test_a_page_opening_with_its_titles_name_in_full_is_about_the_claims_subject() -> None:
+    claim = "Rob Vell is an American guitarist."
+    lead = "Robert Alan Vell (born 1946) is an American guitarist."
+    assert fired(reading("SUPPORTS", lead, claim=claim, title="Rob Vell")) is None
+    # the same sentence on another page, or a relative's sentence on his page, is not
+    assert fired(reading("SUPPORTS", lead, claim=claim, title="Tarn Vell")) == "another_subject"
+    father = "Stuart Vell, his father, was an American guitarist."
+    assert fired(reading("SUPPORTS", father, claim=claim, title="Rob Vell")) == "another_subject"
+
+
 def test_every_rule_has_its_own_name() -> None:
     names = [r.name for r in RULES]
     assert len(set(names)) == len(names)

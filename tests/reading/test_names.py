@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.reading.names import names_in, same_name
+from assay.reading.names import in_full, names_in, same_name
 
 
 @pytest.mark.parametrize(
@@ -52,3 +52,20 @@ def test_a_word_in_ly_is_a_name_and_a_month_after_a_connector_ends_one(
 )
 def test_same_name(a: tuple[str, ...], b: tuple[str, ...], same: bool) -> None:
     assert same_name(a, b) is same and same_name(b, a) is same
+
+
+@pytest.mark.parametrize(
+    ("long", "short", "full"),
+    [
+        (("robert", "alan", "vell"), ("rob", "vell"), True),  # the name he went by
+        (("sir", "ada", "marie", "vell"), ("ada", "vell"), True),  # a title before it
+        (("mara", "ada", "vell"), ("ada", "vell"), True),  # known by a middle name
+        (("ada", "marie", "vell", "tarn"), ("ada", "m", "vell"), True),  # two family names
+        (("stuart", "vell"), ("rob", "vell"), False),  # another first name
+        (("robert", "alan", "tarn"), ("rob", "vell"), False),  # another family name
+        (("vell",), ("rob", "vell"), False),
+    ],
+)
+def test_in_full(long: tuple[str, ...], short: tuple[str, ...], full: bool) -> None:
+    assert in_full(long, short, short) is full  # on the page the short name titles
+    assert not in_full(long, ("tarn", "vell"), short)  # on another's page

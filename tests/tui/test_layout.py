@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from textual.containers import VerticalScroll
 from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Markdown
 
 from assay.tui import AssayApp
@@ -29,8 +30,12 @@ async def test_every_footer_key_is_shown_whole_at_80_columns(isolated_home: Path
     make_run(isolated_home)
     app = new_app(isolated_home)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        keys = list(app.screen.query("FooterKey"))
+        keys: list[Widget] = []
+        for _ in range(40):  # on a loaded machine the footer may take a few refreshes
+            await pilot.pause(0.05)
+            keys = list(app.screen.query("FooterKey"))
+            if keys and all(key.region.width for key in keys):
+                break
         shown = {str(getattr(key, "description", "")) for key in keys}
         assert {"quit", "runs", "new run", "help", "panes"} <= shown
         for key in keys:

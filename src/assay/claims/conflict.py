@@ -16,8 +16,9 @@ under one subject and one attribute is not a conflict.
 A statement that opens with a name is about that name (its head): pages written from one
 template ("Tessel is a village in the Brenna range", "The Zorbel Z 32 was a ferry built
 in Norway") share every other name and slot, and only the head tells them apart. Two
-statements whose heads differ, neither naming the other's, are about different subjects
-whatever else they share. A lone capitalised word opening a sentence counts as a head
+statements whose heads differ, neither naming the other's nor giving it in full on the
+page it titles ("Robert Alan Vell" on "Rob Vell"), are about different subjects whatever
+else they share. A lone capitalised word opening a sentence counts as a head
 only when the page title or the statement itself names it again ("Engineers finished the
 bridge" is about no "Engineers"); otherwise it is a guess, which sets the statement apart
 from another's head only when neither the statement nor its page title names that head. A
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assay.claims.agreement import canonical, quantities
-from assay.reading.names import same_name
+from assay.reading.names import in_full, same_name
 from assay.text import STOP_WORDS, is_content, stem, word_set
 
 SlotKind = Literal["date", "place", "number", "name"]
@@ -93,6 +94,8 @@ class Reading:
     guess: tuple[str, ...] = ()
     """A lone capitalised word opening the statement that nothing confirms as a name
     ("Tessel is a village", but also "Engineers finished the bridge")."""
+    titled: tuple[str, ...] = ()
+    """The name the statement's page title (its context) opens with."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,10 @@ def read(text: str, context: str = "") -> Reading:
         }
     slots += _number_slots(text)
     words = frozenset(relation_word(t) for t in found if is_content(t.lower()) and t.isalpha())
-    return Reading(tuple(names), frozenset(years), tuple(slots), words, head, mentions, guess)
+    titled = _title_head(context)
+    return Reading(
+        tuple(names), frozenset(years), tuple(slots), words, head, mentions, guess, titled
+    )
 
 
 def _head(found: list[str], context: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -274,11 +280,14 @@ def _names_one_of(name: tuple[str, ...], names: Iterable[tuple[str, ...]]) -> bo
 
 def _heads_apart(a: Reading, b: Reading) -> bool:
     """``a`` opens with a name, ``b`` with another, and neither statement names the other's
-    (``b``'s opening word only guessed at: nor does ``b``'s page title name ``a``'s)."""
+    nor gives it in full on the page it titles (``b``'s opening word only guessed at: nor
+    does ``b``'s page title name ``a``'s)."""
     if not a.head:
         return False
     if b.head:
-        return not (_names_one_of(a.head, b.mentions) or _names_one_of(b.head, a.mentions))
+        named = _names_one_of(a.head, b.mentions) or _names_one_of(b.head, a.mentions)
+        full = in_full(b.head, b.titled, a.head) or in_full(a.head, a.titled, b.head)
+        return not (named or full)
     if b.guess:
         named_in_b = (*b.mentions, *b.names)
         return not (_names_one_of(a.head, named_in_b) or _names_one_of(b.guess, a.mentions))

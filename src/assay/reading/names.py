@@ -136,3 +136,16 @@ def same_name(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     rest = iter(long)  # the short name's words stand in the long one in the same order
     in_order = all(word in rest for word in short)
     return len(short) >= 2 and short[0] == long[0] and in_order
+
+
+def in_full(long: tuple[str, ...], title: tuple[str, ...], short: tuple[str, ...]) -> bool:
+    """Whether ``long``, opening a sentence of the page titled ``title``, is in full the
+    name ``short`` gives: the title names ``short``; ``short``'s last word is one of
+    ``long``'s after its first, and its first word one of the words before that or sharing
+    their first three letters ("Ada Vell" / "Adaline Marie Vell", "Sir Ada Vell", "Mara Ada
+    Vell", "Ada Vell Tarn": a page's first sentence gives the name in full, its title the
+    name the person went by; "Stuart Vell" on Ada Vell's page is someone else)."""
+    if len(short) < 2 or not title or not same_name(title, short) or short[-1] not in long[1:]:
+        return False
+    family = long.index(short[-1], 1)
+    return any(word[:3] == short[0][:3] for word in long[:family])
