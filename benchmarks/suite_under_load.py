@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
             wall, cpu, passed = timed_suite(args.pytest_args)
             load = os.getloadavg()[0]
             verdict = "passed" if passed else "FAILED"
-            print(f"run {run}: wall {wall:.1f} s, suite CPU {cpu:.1f} s, load {load:.2f}, {verdict}")
+            print(f"run {run}: wall {wall:.1f} s, suite CPU {cpu:.1f} s, load {load:.2f}", verdict)
     finally:
         for spinner in spinners:
             spinner.kill()
