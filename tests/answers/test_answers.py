@@ -254,27 +254,37 @@ def test_a_comparative_yes_no_compares_what_each_side_states() -> None:
     assert answer(newer, claims).text == "no"  # type: ignore[attr-defined]
 
 
-def test_a_model_answer_that_repeats_the_question_is_rejected() -> None:
-    claims = [claim(1, "Vell is an old Tarn word for a boatman, related to Osric, ferryman.")]
-    model = ScriptedModel(
-        [{"answer": "Vell", "claims": [1]}, {"answer": "a boatman", "claims": [1]}]
-    )
-    found = answer("If Osric is a ferryman Vell is what?", claims, model=model)
-    assert found.text == "a boatman" and len(model.requests) == 2  # type: ignore[attr-defined]
+@pytest.mark.parametrize(
+    ("question", "sentence", "subject", "right"),
+    [
+        (
+            "If Osric is a ferryman Vell is what?",
+            "Vell is an old Tarn word for a boatman, related to Osric, ferryman.",
+            "Vell",
+            "a boatman",
+        ),
+        (  # the subject with its number
+            "When was the kind of boat the Tarn 9 was first built?",
+            "The Tarn 9 was a ferry of a kind first built in the 1890s.",
+            "Tarn 9",
+            "the 1890s",
+        ),
+    ],
+)
+def test_a_model_answer_that_repeats_the_question_is_rejected(
+    question: str, sentence: str, subject: str, right: str
+) -> None:
+    model = ScriptedModel([{"answer": subject, "claims": [1]}, {"answer": right, "claims": [1]}])
+    found = answer(question, [claim(1, sentence)], model=model)
+    assert found.text == right and len(model.requests) == 2  # type: ignore[attr-defined]
     assert "repeats words of the question" in model.requests[1].messages[-1].content
 
 
-def test_a_model_answer_naming_the_questions_subject_with_its_number_is_rejected() -> None:
+def test_a_number_the_question_lacks_is_an_answer_beside_the_questions_words() -> None:
     claims = [claim(1, "The Tarn 9 was a ferry of a kind first built in the 1890s.")]
-    model = ScriptedModel(
-        [{"answer": "Tarn 9", "claims": [1]}, {"answer": "the 1890s", "claims": [1]}]
-    )
-    found = answer("When was the kind of boat the Tarn 9 was first built?", claims, model=model)
-    assert found.text == "the 1890s" and len(model.requests) == 2  # type: ignore[attr-defined]
-    assert "repeats words of the question" in model.requests[1].messages[-1].content
-    # a number the question does not hold is an answer, beside the question's words
     model = ScriptedModel([{"answer": "the 1890s", "claims": [1]}])
-    assert answer("In what decade was the Tarn's kind first built?", claims, model=model).text
+    found = answer("In what decade was the Tarn's kind first built?", claims, model=model)
+    assert found.text == "the 1890s" and len(model.requests) == 1  # type: ignore[attr-defined]
 
 
 def test_a_model_answer_that_is_the_whole_claim_is_rejected() -> None:
