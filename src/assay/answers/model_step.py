@@ -135,8 +135,9 @@ def _problem(
         return order_problem(answer, shape, [o.item.claim for o in cited], pages, claims)
     words = set(content_words(answer))
     if words and words <= set(content_words(question)) and _numbers(answer) <= _numbers(question):
-        # "If Osric is a ferryman Vell is what?" → "Vell": the local model named the subject
-        # (its number too: "the Tarn 9" for "When was the Tarn 9's kind first built?").
+        # Made of the question's own words and numbers, it names the question's subject
+        # back (the local model did, with the subject's model number too); a number the
+        # question lacks ("the 1890s") makes it an answer.
         return "the answer only repeats words of the question; answer with what the claims say"
     if shape.kind != "how" and _restates_a_claim(answer, [o.item for o in cited]):
         # "Vell is what?" → the whole claim "Vell is an old estuary word for a ferryman
