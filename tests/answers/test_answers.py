@@ -11,6 +11,7 @@ from assay.claims.picker import is_fragment
 from assay.claims.standalone import page_subject, stand_alone
 from assay.models.testing import ScriptedModel
 from assay.store.claims import ClaimRecord, Evidence
+from tests.answers.settling import asked, keeping
 
 
 def claim(number: int, text: str, *, status: str = "weak", **extra: object) -> ClaimRecord:
@@ -177,7 +178,7 @@ def test_a_model_answer_citing_a_claim_not_offered_is_asked_again() -> None:
 
 
 def test_a_model_that_never_grounds_its_answer_gives_no_answer_not_the_rules() -> None:
-    model = ScriptedModel([{"answer": "1987", "claims": [1]}] * 3)
+    model = ScriptedModel(keeping([{"answer": "1987", "claims": [1]}] * 2))
     found = answer("When was the Journal of Example Studies established?", JOURNALS, model=model)
     assert found.text == "" and found.method == "model:scripted:model"  # type: ignore[attr-defined]
     assert "do not contain: 1987" in found.reason  # type: ignore[attr-defined]
@@ -274,9 +275,10 @@ def test_a_comparative_yes_no_compares_what_each_side_states() -> None:
 def test_a_model_answer_that_repeats_the_question_is_rejected(
     question: str, sentence: str, subject: str, right: str
 ) -> None:
-    model = ScriptedModel([{"answer": subject, "claims": [1]}, {"answer": right, "claims": [1]}])
+    replies = [{"answer": subject, "claims": [1]}, {"answer": right, "claims": [1]}]
+    model = ScriptedModel(keeping(replies))
     found = answer(question, [claim(1, sentence)], model=model)
-    assert found.text == right and len(model.requests) == 2  # type: ignore[attr-defined]
+    assert found.text == right and len(asked(model)) == 2  # type: ignore[attr-defined]
     assert "repeats words of the question" in model.requests[1].messages[-1].content
 
 
@@ -290,10 +292,10 @@ def test_a_number_the_question_lacks_is_an_answer_beside_the_questions_words() -
 def test_a_model_answer_that_is_the_whole_claim_is_rejected() -> None:
     sentence = "Vell is an old Tarn word for a boatman, related to Osric, ferryman."
     model = ScriptedModel(
-        [{"answer": sentence, "claims": [1]}, {"answer": "a boatman", "claims": [1]}]
+        keeping([{"answer": sentence, "claims": [1]}, {"answer": "a boatman", "claims": [1]}])
     )
     found = answer("If Osric is a ferryman Vell is what?", [claim(1, sentence)], model=model)
-    assert found.text == "a boatman" and len(model.requests) == 2  # type: ignore[attr-defined]
+    assert found.text == "a boatman" and len(asked(model)) == 2  # type: ignore[attr-defined]
     assert "not the claim" in model.requests[1].messages[-1].content
     # a long answer that is a list of names, not the claim, is an answer
     names = "Ada Vell, Mara Quist, Ida Brannock, and Tessa Holloway"
@@ -384,15 +386,21 @@ def test_the_name_standing_where_the_question_asks_is_the_answer() -> None:
     assert answer(question, claims).text == "Mara Tarn"  # type: ignore[attr-defined]
 
 
-def test_a_model_yes_no_stands_where_a_rule_reads_its_claims_otherwise() -> None:
+@pytest.mark.parametrize("second_reading", ["yes", "no"])
+def test_a_model_yes_no_stands_where_a_rule_reads_its_claims_otherwise(second_reading: str) -> None:
     question = (
         "Are Osricby International Airport and Vellmouth International Airport in the same state?"
     )
-    model = ScriptedModel([{"answer": "yes", "claims": [1, 2]}])
+    settled = {"answer": second_reading, "claims": [1, 2]}
+    model = ScriptedModel(keeping([{"answer": "yes", "claims": [1, 2]}], settled=settled))
     found = answer(question, AIRPORTS[:2], model=model)
-    assert found.text == "yes" and len(model.requests) == 1  # type: ignore[attr-defined]
-    assert [(f.rule, f.rule_answer, f.model_answer) for f in found.flags] == [  # type: ignore[attr-defined]
-        ("extractive:yesno", "no", "yes")
+    # shown the rule's answer beside its own, the model reads again; what it says stands
+    assert len(asked(model)) == 1 and len(model.requests) == 2
+    assert 'differently: "no" or "yes"' in model.requests[1].messages[0].content
+    assert found.text == second_reading  # type: ignore[attr-defined]
+    assert found.method == "model:scripted:model"  # type: ignore[attr-defined]
+    assert [(f.rule, f.rule_answer, f.model_answer, f.settled) for f in found.flags] == [  # type: ignore[attr-defined]
+        ("extractive:yesno", "no", "yes", second_reading)
     ]
 
 

@@ -11,6 +11,7 @@ from assay.models.testing import ScriptedModel
 from assay.reading.passages import Page, ReadingBudget
 from assay.reading.tokens import estimate_tokens
 from assay.store.claims import ClaimRecord, Evidence
+from tests.answers.settling import asked, keeping
 
 QUIST = (
     "Mara Quist is an American printer. She founded Blue Lantern Press in 2005. "
@@ -78,16 +79,16 @@ def test_an_answer_citing_only_the_claim_that_led_to_it_is_cited_to_the_claim_st
         lead = number_of(request.messages[0].content, "Orange Creeps was")
         return {"answer": "Mara Quist", "claims": [lead]}  # the first hop only
 
-    model = ScriptedModel(script)
+    model = ScriptedModel(keeping(script))
     found = ask(QUESTION, CLAIMS, model)
-    assert len(model.requests) == 1  # no retry: another offered claim states the answer
+    assert len(asked(model)) == 1  # no retry: another offered claim states the answer
     assert found.text == "Mara Quist" and found.claim_ids == ("claim_001", "claim_002")
 
 
 def test_an_answer_no_one_offered_claim_holds_is_not_cited_to_any() -> None:
-    model = ScriptedModel([{"answer": "Orange Quist", "claims": [1]}] * 2)
+    model = ScriptedModel(keeping([{"answer": "Orange Quist", "claims": [1]}] * 2))
     found = ask(QUESTION, CLAIMS, model)  # "Orange" is one claim's word, "Quist" the other's
-    assert len(model.requests) == 2 and found.text == ""
+    assert len(asked(model)) == 2 and found.text == ""
     assert "do not contain: " in found.reason
 
 
@@ -96,18 +97,19 @@ def test_an_answer_its_cited_claims_passage_states_is_grounded() -> None:
         cited = number_of(request.messages[0].content, "Mara Quist founded")
         return {"answer": "Ohio", "claims": [cited]}
 
-    model = ScriptedModel(script)
+    model = ScriptedModel(keeping(script))
     found = ask("Where did the founder of Blue Lantern Press move to later?", CLAIMS, model)
-    assert found.text == "Ohio" and len(model.requests) == 1  # "She later moved to Ohio."
+    assert found.text == "Ohio" and len(asked(model)) == 1  # "She later moved to Ohio."
 
 
 def test_no_reply_passing_the_check_is_no_answer_with_the_reason() -> None:
-    model = ScriptedModel([{"answer": "Ada Lind", "claims": [1]}] * 3)
+    model = ScriptedModel(keeping([{"answer": "Ada Lind", "claims": [1]}] * 3))
     found = ask("Who founded Blue Lantern Press?", CLAIMS, model)
-    assert len(model.requests) == 2  # the reply and one retry, told why
+    assert len(asked(model)) == 2  # the reply and one retry, told why
     assert found.text == "" and "do not contain: ada, lind" in found.reason
     assert [f.rule for f in found.flags] == ["extractive:who"]
     assert found.flags[0].rule_answer == "Mara Quist" and found.flags[0].model_answer == ""
+    assert found.flags[0].settled == ""  # shown the rule's answer, the model took neither
 
 
 def test_the_answer_step_reads_at_most_its_budget() -> None:
@@ -119,7 +121,7 @@ def test_the_answer_step_reads_at_most_its_budget() -> None:
         text = " ".join(sentences)
         pages[f"src_{n:02d}"] = Page.of(f"src_{n:02d}", f"Press catalogue {n}", text)
         claims.append(quoted(n, sentences[4], text, sentences[4], f"src_{n:02d}"))
-    model = ScriptedModel([{"answer": "", "claims": []}])
+    model = ScriptedModel(keeping([{"answer": "", "claims": []}]))
     found = asyncio.run(
         answer_question("What did Blue Lantern Press print?", claims, model=model, pages=pages)
     )
@@ -180,9 +182,9 @@ def test_a_choice_its_cited_dates_contradict_is_retried_with_them_and_corrected(
 
 
 def test_a_model_that_insists_on_the_side_its_dates_contradict_leaves_it_unanswered() -> None:
-    model = ScriptedModel(cite_dates("Tarn Monthly"))
+    model = ScriptedModel(keeping(cite_dates("Tarn Monthly")))
     found = ask_dated(FIRST, model)
-    assert len(model.requests) == 2  # the reply and one retry
+    assert len(asked(model)) == 2  # the reply and one retry
     assert found.text == "" and found.method == "model:scripted:model"
     assert "so 'Tarn Monthly' is not the earlier" in found.reason
     # the rule reads the dates right, and it is still only a flag: it never answers
@@ -205,9 +207,9 @@ def test_without_both_sides_dated_by_the_cited_quotes_the_choice_stands_flagged(
         cited = [number_of(prompt, "Ada Rook has"), number_of(prompt, "Vell Review was")]
         return {"answer": "Tarn Monthly", "claims": cited}
 
-    model = ScriptedModel(script)
+    model = ScriptedModel(keeping(script))
     found = ask_dated(FIRST, model, [DATED[1], DATED[2]])
-    assert found.text == "Tarn Monthly" and len(model.requests) == 1
+    assert found.text == "Tarn Monthly" and len(asked(model)) == 1
     assert [f.rule_answer for f in found.flags] == ["Vell Review"]
 
 
@@ -270,7 +272,7 @@ def test_the_model_is_told_the_kind_of_thing_the_question_names() -> None:
         "Who founded Blue Lantern Press?": "The answer is a person's or group's name.",
     }
     for question, hint in asked.items():
-        model = ScriptedModel([{"answer": "", "claims": []}])
+        model = ScriptedModel(keeping([{"answer": "", "claims": []}]))
         ask(question, CLAIMS, model)
         assert model.requests[0].messages[0].content.endswith(f"QUESTION: {question}\n{hint}")
 
@@ -286,3 +288,24 @@ def test_a_number_the_claims_spell_out_is_in_them() -> None:
         found = asyncio.run(answer_question(question, [claim], model=model, pages=pages))
         assert (found.text == answer) is passes, found.reason
         assert passes or "do not contain: 3" in found.reason
+
+
+def test_a_model_without_a_grounded_answer_reads_again_beside_the_rules() -> None:
+    """The model's answers failed the check; shown the rule's answer and the claims it rests
+    on, it reads again: a reply neither the rule's nor none is sent back, the rule's is the
+    model's answer then, and the flag keeps what each said."""
+    second = iter([{"answer": "Ohio", "claims": [1]}, {"answer": "Mara Quist", "claims": [1]}])
+    first = [{"answer": "Ada Quist", "claims": [1]}] * 2
+    model = ScriptedModel(keeping(first, settled=lambda _: next(second)))
+    found = ask("Who founded Blue Lantern Press?", CLAIMS, model)
+    settle = model.requests[2].messages[0].content
+    assert 'A reading answers: "Mara Quist".' in settle
+    assert "] Mara Quist founded Blue Lantern Press in 2005." in settle
+    assert "Orange Creeps was published" not in settle  # only the claims the answers rest on
+    assert 'answer with one of: "Mara Quist", or ""' in model.requests[3].messages[-1].content
+    assert found.text == "Mara Quist" and found.claim_ids == ("claim_002",)
+    assert found.method == "model:scripted:model"
+    assert [(f.rule_answer, f.model_answer, f.settled) for f in found.flags] == [
+        ("Mara Quist", "", "Mara Quist")
+    ]
+    assert found.flags[0].line().endswith("no answer. Shown both, the model answered “Mara Quist”.")

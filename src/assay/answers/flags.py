@@ -2,9 +2,11 @@
 
 With a model, the answer is the model's, checked by code against what it cites
 (model_step.py); the extractive rules (spans, typed spans, comparisons) still read the same
-claims, and their answer is kept only as a flag when it differs — a yes/no of the other
+claims, and their answer is kept as a flag when it differs — a yes/no of the other
 polarity, another name or date, or an answer where the model found none — so a reader
-(and an evaluation) sees the disagreement without the rule ever replacing the model.
+(and an evaluation) sees the disagreement without the rule ever replacing the model. The
+model then reads again, shown both answers (``answers._settled``); the flag keeps what it
+said first and what it settled on.
 """
 
 from __future__ import annotations
@@ -26,14 +28,24 @@ class AnswerFlag:
     rule_answer: str
     model_answer: str
     """"" when the model gave no answer."""
+    settled: str = ""
+    """The model's answer when shown both (``answers._settled``): what the answer is."""
 
     def to_json(self) -> dict[str, str]:
-        return {"rule": self.rule, "ruleAnswer": self.rule_answer, "modelAnswer": self.model_answer}
+        return {
+            "rule": self.rule,
+            "ruleAnswer": self.rule_answer,
+            "modelAnswer": self.model_answer,
+            "settled": self.settled,
+        }
 
     def line(self) -> str:
         """The flag as a report shows it under the answer, in the run's language."""
         said = f"“{self.model_answer}”" if self.model_answer else report_text("no_answer_given")
-        return report_text("flag", rule=self.rule, rule_answer=self.rule_answer, said=said)
+        line = report_text("flag", rule=self.rule, rule_answer=self.rule_answer, said=said)
+        if self.settled and self.settled != self.model_answer:
+            line += " " + report_text("settled", settled=self.settled)
+        return line
 
 
 def disagreement(shape: Shape, model_answer: str, rule: str, rule_answer: str) -> AnswerFlag | None:

@@ -16,7 +16,9 @@ do not date, of the best claim offered that does) make true (claims/sides.py).
 When no reply passes, there is no answer, and the reason says why.
 
 A check of the cited quotes may reject a reply; nothing replaces it. Where a lexical rule
-(comparisons.py, spans.py) answers otherwise, the answer carries a flag (answers/flags.py).
+(comparisons.py, spans.py) answers otherwise, the step is asked again with both answers as
+``candidates``: the reply is one of them or none, checked as any reply is, and the answer
+carries a flag (answers/flags.py).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, Field, model_validator
 
+from assay.answers.flags import agree
 from assay.answers.ranking import Ranked
 from assay.claims.judge import fenced
 from assay.claims.normalize import numbers_in
@@ -63,6 +66,9 @@ _NAMED_HINTS = {"where": "The answer is the {attribute}'s name."}
 local model added the country to the city. ("The answer is the occupation." for "What is
 X's occupation?" was tried: the model listed every occupation of a page more often, which
 helped on the PopQA tune half and hurt on the held-out one; a "what" keeps its hint.)"""
+_CANDIDATES = (
+    'Answer with the one the claims show answers the question as asked, or "" if none does.'
+)
 _PROMPT_SLACK = 40
 """Tokens kept free for the fence lines and the hint."""
 
@@ -92,17 +98,29 @@ class ModelSaid:
 
 
 def _reply_type(
-    question: str, shape: Shape, offered: Sequence[Offered], pages: Mapping[str, Page]
+    question: str,
+    shape: Shape,
+    offered: Sequence[Offered],
+    pages: Mapping[str, Page],
+    candidates: Sequence[str],
 ) -> type[ModelAnswer]:
     class CheckedAnswer(ModelAnswer):
         @model_validator(mode="after")
         def _grounded(self) -> CheckedAnswer:
             problem = _problem(self, question, shape, offered, pages)
-            if problem:
-                raise ValueError(problem)
+            if problem or _outside(self.answer, shape, candidates):
+                raise ValueError(problem or f'answer with one of: {_listed(candidates)}, or ""')
             return self
 
     return CheckedAnswer
+
+
+def _outside(answer: str, shape: Shape, candidates: Sequence[str]) -> bool:
+    """Whether ``answer`` is none of ``candidates`` (never, when there are none or it is
+    empty: "" picks neither)."""
+    return bool(candidates and answer.strip()) and not any(
+        agree(shape, answer, c) for c in candidates
+    )
 
 
 def _problem(
@@ -265,11 +283,15 @@ async def model_answer(
     ranked: Sequence[Ranked],
     pages: Mapping[str, Page],
     tokens: int,
+    candidates: Sequence[str] = (),
 ) -> ModelSaid:
     """The model's checked answer to ``question`` over ``ranked`` claims, its whole prompt
     within about ``tokens``; an empty answer with the reason when it gives none or every
-    reply failed the check."""
+    reply failed the check. Given ``candidates``, the answer is one of them or none."""
     hint = _hint(shape)
+    if candidates:
+        told = "Two readings answer differently" if len(candidates) > 1 else "A reading answers"
+        hint = f"{told}: {_listed(candidates)}. {_CANDIDATES}"
     # What the check asks of the citations is asked up front, not only on retry: the local
     # model cited one side's date alone, or a claim about one of two things a yes/no names.
     request = both_sides(shape)
@@ -283,11 +305,12 @@ async def model_answer(
     prompt = f"{block}\n\nQUESTION: {question}\n{hint}"
 
     async def by_model() -> ModelAnswer:
-        checked = _reply_type(question, shape, offered, pages)
+        checked = _reply_type(question, shape, offered, pages, candidates)
         return await step.ask(SYSTEM, prompt, checked, "Answer")
 
     # No rule replaces the model's answer: a failed attempt is an empty answer with why.
-    asked = await Step("answers.model_answer", by_model, NO_RULES, step.name).run()
+    name = "answers.settle" if candidates else "answers.model_answer"
+    asked = await Step(name, by_model, NO_RULES, step.name).run()
     reply, failure = asked.value, asked.failure
     if failure is not None and isinstance(failure.error, InvalidOutput):
         return ModelSaid("", (), f"no answer of the model passed the check: {_last(failure.error)}")
@@ -309,6 +332,10 @@ async def model_answer(
     for item in cited:
         basis += [i for i in item.basis if i not in basis]
     return ModelSaid(reply.answer.strip(), tuple(basis))
+
+
+def _listed(candidates: Sequence[str]) -> str:
+    return " or ".join(f'"{c}"' for c in candidates)
 
 
 def _last(error: InvalidOutput) -> str:
