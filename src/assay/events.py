@@ -211,7 +211,8 @@ class AnswerGiven(Event):
     """The run's short answer (research, ask): its text ("" for none), the claims it rests
     on, how it was found (``model:…`` or ``extractive:…``), why there is none, and each
     rule that reads the claims otherwise than the model answered (``flags``: ``rule``,
-    ``ruleAnswer``, ``modelAnswer``)."""
+    ``ruleAnswer``, ``modelAnswer``, and ``settled``, what the model answered when shown
+    both)."""
 
     type: Literal["research.answer"] = "research.answer"
     text: str

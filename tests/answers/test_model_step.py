@@ -6,6 +6,8 @@ import asyncio
 import re
 from typing import Any
 
+import pytest
+
 from assay.answers import Answer, answer_question
 from assay.models.testing import ScriptedModel
 from assay.reading.passages import Page, ReadingBudget
@@ -290,22 +292,31 @@ def test_a_number_the_claims_spell_out_is_in_them() -> None:
         assert passes or "do not contain: 3" in found.reason
 
 
-def test_a_model_without_a_grounded_answer_reads_again_beside_the_rules() -> None:
+@pytest.mark.parametrize(("second", "answered"), [("Mara Quist", "Mara Quist"), ("Ohio", "")])
+def test_a_model_without_a_grounded_answer_reads_again_beside_the_rules(
+    second: str, answered: str
+) -> None:
     """The model's answers failed the check; shown the rule's answer and the claims it rests
-    on, it reads again: a reply neither the rule's nor none is sent back, the rule's is the
-    model's answer then, and the flag keeps what each said."""
-    second = iter([{"answer": "Ohio", "claims": [1]}, {"answer": "Mara Quist", "claims": [1]}])
+    on, it reads again, once: the rule's answer is then the model's, and a reply that is not
+    among those proposed is not taken. The flag keeps what each said."""
     first = [{"answer": "Ada Quist", "claims": [1]}] * 2
-    model = ScriptedModel(keeping(first, settled=lambda _: next(second)))
+    model = ScriptedModel(keeping(first, settled={"answer": second, "claims": [1]}))
     found = ask("Who founded Blue Lantern Press?", CLAIMS, model)
+    assert len(model.requests) == 3  # the answer, its retry, one settling request
     settle = model.requests[2].messages[0].content
     assert 'A reading answers: "Mara Quist".' in settle
     assert "] Mara Quist founded Blue Lantern Press in 2005." in settle
     assert "Orange Creeps was published" not in settle  # only the claims the answers rest on
-    assert 'answer with one of: "Mara Quist", or ""' in model.requests[3].messages[-1].content
-    assert found.text == "Mara Quist" and found.claim_ids == ("claim_002",)
-    assert found.method == "model:scripted:model"
+    assert found.text == answered and found.method == "model:scripted:model"
     assert [(f.rule_answer, f.model_answer, f.settled) for f in found.flags] == [
-        ("Mara Quist", "", "Mara Quist")
+        ("Mara Quist", "", answered)
     ]
-    assert found.flags[0].line().endswith("no answer. Shown both, the model answered “Mara Quist”.")
+    if answered:
+        assert found.claim_ids == ("claim_002",)
+        assert (
+            found.flags[0]
+            .line()
+            .endswith("no answer. Shown both, the model answered “Mara Quist”.")
+        )
+    else:
+        assert "do not contain: ada" in found.reason  # the first answer's reason stands

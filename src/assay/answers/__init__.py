@@ -125,8 +125,11 @@ async def _settled(
     basis = {*said.claim_ids, *rule.claim_ids}
     shown = [item for item in ranked if item.claim.id in basis]
     candidates = sorted({said.text, rule.text} - {""}, key=str.casefold)
-    # half the answer's budget: only the claims the two answers rest on are shown
-    again = await model_answer(step, question, shape, shown, pages, tokens // 2, candidates)
+    # No retry, and a third of the answer's budget (only the claims the two answers rest on
+    # are shown): a reply that fails keeps the first answer, and the whole answer step stays
+    # within the run's tokens per question.
+    once = ModelStep(step.model, budget=step.budget, meter=step.meter, max_tokens=120, retries=0)
+    again = await model_answer(once, question, shape, shown, pages, tokens // 3, candidates)
     return again if again.text else said
 
 
