@@ -1,7 +1,7 @@
 """Scripts for the answer step's tests: the model's reading again when a rule disagrees.
 
 When a rule answers otherwise than the model, the model is shown both answers and asked
-again (``answers._settled``); a test about something else scripts that request apart."""
+again (``answers._both``); a test about something else scripts that request apart."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ answer and ``reason`` says why — a rule's guess never replaces it. Without a m
 answer comes from span extraction (spans.py, comparisons.py; typed.py when the question
 names the kind it asks for); with one, when that rule answers otherwise than the model, the
 model reads again, shown both answers and the claims they rest on, and what it then answers
-stands (``_settled``); the rule's answer is kept as a flag on the answer (flags.py).
+stands (``_both``); the rule's answer is kept as a flag on the answer (flags.py).
 """
 
 from __future__ import annotations
@@ -95,7 +95,17 @@ async def answer_question(
     flag = disagreement(shape, said.text, f"extractive:{shape.kind}", rule.text) if rule else None
     # a "how" rule answers with its best claim's whole sentence: not an answer to choose
     if flag is not None and rule is not None and shape.kind != "how":
-        said = await _settled(step, question, shape, ranked, pages, reading.answer, said, rule)
+        shown, candidates = _both(said, rule, ranked)
+        # Asked once, over a third of the answer's budget (only the claims the two answers
+        # rest on are shown): with a retry and half the budget, HotpotQA runs spent 4,025
+        # tokens a question, over the 4,000 a question a whole run is held to (issue 24).
+        once = ModelStep(
+            model, budget=budget, meter=meter, timeout=step.timeout, max_tokens=step.max_tokens,
+            retries=0,
+        )  # fmt: skip
+        tokens = reading.answer // 3
+        again = await model_answer(once, question, shape, shown, pages, tokens, candidates)
+        said = again if again.text else said  # none, or a reply that failed: the first stands
         flag = replace(flag, settled=said.text)
     flags = (flag,) if flag is not None else ()
     method = f"model:{model.name}"
@@ -104,19 +114,10 @@ async def answer_question(
     return Answer("", ranked[0].basis, method, reason=said.reason, flags=flags)
 
 
-async def _settled(
-    step: ModelStep,
-    question: str,
-    shape: Shape,
-    ranked: Sequence[Ranked],
-    pages: Mapping[str, Page],
-    tokens: int,
-    said: ModelSaid,
-    rule: Span,
-) -> ModelSaid:
-    """The model's answer after it reads both answers — its own and a rule's that differs
-    (or the rule's alone, when it gave none) — over the claims each rests on; its first
-    answer stands when it then picks neither or its reply fails the check.
+def _both(said: ModelSaid, rule: Span, ranked: Sequence[Ranked]) -> tuple[list[Ranked], list[str]]:
+    """What the model reads again when a rule answers otherwise: the claims either answer
+    rests on, and the answers — its own and the rule's (or the rule's alone, when it gave
+    none) — to choose from.
 
     When the two disagreed on the tune halves, each was right about as often as the other
     (HotpotQA 8 and 7 of 50 questions, PopQA 4 and 3 of 80): a choice between two answers
@@ -124,16 +125,7 @@ async def _settled(
     The rule only proposes; the model decides and the check holds its reply as any."""
     basis = {*said.claim_ids, *rule.claim_ids}
     shown = [item for item in ranked if item.claim.id in basis]
-    candidates = sorted({said.text, rule.text} - {""}, key=str.casefold)
-    # Asked once, over a third of the answer's budget (only the claims the two answers rest
-    # on are shown): with a retry and half the budget, HotpotQA runs spent 4,025 tokens a
-    # question, over the 4,000 a question a whole run is held to (issue 24).
-    once = ModelStep(
-        step.model, budget=step.budget, meter=step.meter, timeout=step.timeout,
-        max_tokens=step.max_tokens, retries=0,
-    )  # fmt: skip
-    again = await model_answer(once, question, shape, shown, pages, tokens // 3, candidates)
-    return again if again.text else said
+    return shown, sorted({said.text, rule.text} - {""}, key=str.casefold)
 
 
 def _extract(question: str, shape: Shape, ranked: Sequence[Ranked]) -> Span | None:

@@ -5,7 +5,7 @@ With a model, the answer is the model's, checked by code against what it cites
 claims, and their answer is kept as a flag when it differs — a yes/no of the other
 polarity, another name or date, or an answer where the model found none — so a reader
 (and an evaluation) sees the disagreement without the rule ever replacing the model. The
-model then reads again, shown both answers (``answers._settled``); the flag keeps what it
+model then reads again, shown both answers (``answers._both``); the flag keeps what it
 said first and what it settled on.
 """
 
@@ -29,7 +29,7 @@ class AnswerFlag:
     model_answer: str
     """"" when the model gave no answer."""
     settled: str = ""
-    """The model's answer when shown both (``answers._settled``): what the answer is."""
+    """The model's answer when shown both (``answers._both``): what the answer is."""
 
     def to_json(self) -> dict[str, str]:
         return {
