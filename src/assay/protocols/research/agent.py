@@ -147,7 +147,7 @@ class ResearchHarness(SearchRounds, WorkspaceTurns, BootstrapRules, FillUp):
         if self.hops is not None:
             self.hops.restore(hop_spent(events))
         self.plan = Plan.load(self.run.dir)
-        self.state.plan_written = self.plan is not None
+        self.state.plan = list(self.plan.questions) if self.plan else []
         read = [r.url.removeprefix("workspace://") for r in self.run.source_ledger.records()]
         self.state.read = read + [url for url in skipped_urls(events) if url not in read]
         self.state.claims = len(self.run.claim_ledger.claims())

@@ -68,5 +68,5 @@ class BootstrapRules:
         self.run.events.emit(PhaseStarted(phase="plan"))
         self.plan = Plan(self.state.topic, questions, approach, done={"plan"})
         self.plan.write(self.run)
-        self.state.plan_written = True
+        self.state.plan = list(questions)
         self.run.events.emit(PhaseFinished(phase="plan", detail=f"{len(questions)} questions"))

@@ -56,7 +56,7 @@ class AgentState:
     today: date
     target_sources: int
     skills_read: set[str] = field(default_factory=set)
-    plan_written: bool = False
+    plan: list[str] = field(default_factory=list)  # plan.md's questions; empty: not written
     searches: int = 0
     offered: list[tuple[str, str]] = field(default_factory=list)  # (title, url or path)
     snippets: dict[str, str] = field(default_factory=dict)  # url → snippet (date)
@@ -68,6 +68,10 @@ class AgentState:
     claims: int = 0
     notes: list[str] = field(default_factory=list)
     steps_left: int = 0
+
+    @property
+    def plan_written(self) -> bool:
+        return bool(self.plan)
 
     def unread_offers(self) -> list[tuple[str, str]]:
         return [o for o in self.offered if o[1] not in self.read]
@@ -187,8 +191,9 @@ _RULES = {
 
 
 class ModelPolicy:
-    """Asks the model to fill the run's writing slots: the plan, the first searches and,
-    in ask mode, whether the question needs full research.
+    """Asks the model to fill the run's writing slots: the plan (whose questions, after
+    the question itself, are the first searches) and, in ask mode, the first searches and
+    whether the question needs full research.
 
     The rest of the loop is code, for every model: the bootstrap skills every run must
     read, which offered results to read (the search's order, unread first) and when the
@@ -205,6 +210,8 @@ class ModelPolicy:
 
     async def next_action(self, state: AgentState) -> Action:
         slot = model_slot(state)
+        if slot is None and state.mode == "web" and state.plan_written and not state.searches:
+            return WebSearch(queries=searchable(state, state.plan))
         if slot is None:
             return await _CODE.next_action(state)
         system = SYSTEM.format(
@@ -232,8 +239,9 @@ class ModelPolicy:
 
 
 def searchable(state: AgentState, queries: list[str]) -> list[str]:
-    """The model's queries with the question itself first, repeats dropped, topped up from
-    the extractive planner when fewer than three distinct remain.
+    """What the model wrote to search with (its plan's questions, or ask's queries) with
+    the question itself first, repeats dropped, topped up from the extractive planner when
+    fewer than three distinct remain.
 
     A small model's rewrites alone ("Vell vs Osric", "Vell vs Brannock") missed the page
     that answers the question; and a schema-valid list can still repeat itself (the local
@@ -261,9 +269,7 @@ def model_slot(state: AgentState) -> tuple[type[BaseAction], ...] | None:
         return None
     if not state.plan_written:
         return (WritePlan,)
-    if state.mode == "web" and state.searches == 0:
-        return (WebSearch,)
-    return None
+    return None  # the first searches are the plan's questions (``ModelPolicy.next_action``)
 
 
 def _decision_type(slot: tuple[type[BaseAction], ...]) -> type[BaseModel]:
