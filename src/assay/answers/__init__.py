@@ -99,11 +99,7 @@ async def answer_question(
         # Asked once, over a third of the answer's budget (only the claims the two answers
         # rest on are shown): with a retry and half the budget, HotpotQA runs spent 4,025
         # tokens a question, over the 4,000 a question a whole run is held to (issue 24).
-        once = ModelStep(
-            model, budget=budget, meter=meter, timeout=step.timeout, max_tokens=step.max_tokens,
-            retries=0,
-        )  # fmt: skip
-        tokens = reading.answer // 3
+        once, tokens = step.retrying(0), reading.answer // 3
         again = await model_answer(once, question, shape, shown, pages, tokens, candidates)
         said = again if again.text else said  # none, or a reply that failed: the first stands
         flag = replace(flag, settled=said.text)

@@ -40,6 +40,14 @@ class ModelStep:
         self.max_tokens = max_tokens
         self.retries = retries
 
+    def retrying(self, retries: int) -> ModelStep:
+        """This step with another number of retries: the same model, budget, meter and
+        limits."""
+        return ModelStep(
+            self.model, budget=self.budget, meter=self.meter, timeout=self.timeout,
+            max_tokens=self.max_tokens, retries=retries,
+        )  # fmt: skip
+
     async def ask(self, system: str, prompt: str, output: type[T], output_name: str) -> T:
         result = await typed_call(
             self.model,
