@@ -10,7 +10,7 @@ import functools
 import re
 
 from assay.reading.values import MONTH_NAMES
-from assay.text import content_words, stop_words
+from assay.text import content_words, split_sentences, stop_words
 
 _NOT_A_NAME = re.compile(rf"{MONTH_NAMES}(?: \d+)*")  # a date is not a name
 _ADVERB = re.compile(r"[A-Z][a-z]+ly,")
@@ -52,8 +52,11 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
 
     A capitalised stop word on its own ("The", "It") is not a name; with ``skip_first`` the
     text's first word is left out unless a name continues it (a question's "Which", "Are").
+    A name ends with its sentence: "… based in Tarnby, Vellmark. The Rovers …" names
+    "Vellmark", then "Rovers" (a dot that ends no sentence stays in: "St.", "D.C.").
     """
     tokens = [(m.group(), m.start()) for m in _NAME_TOKEN.finditer(text)]
+    sentence_ends = {s.end for s in split_sentences(text)} if "." in text else set()
     stops = stop_words()  # English's, and the run's language's (assay.language)
     leading = _leading(stops)
     found: list[str] = []
@@ -85,6 +88,8 @@ def names_in(text: str, *, skip_first: bool = False) -> list[str]:
             capital = False
         if capital:
             current.append(token.rstrip("."))
+            if start + len(token) in sentence_ends:
+                close()
         elif current and token.lower() in _CONNECTORS:
             current.append(token)
         else:
