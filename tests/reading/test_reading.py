@@ -6,7 +6,7 @@ import json
 from importlib import resources
 
 from assay.reading.kinds import kind_margins
-from assay.reading.relevance import fitted_model, relevance
+from assay.reading.relevance import about_a_rival, fitted_model, relevance
 from assay.text import content_words
 
 
@@ -57,3 +57,10 @@ def test_an_occupation_is_not_a_nationality() -> None:
 def test_a_city_is_not_a_country() -> None:
     margins = kind_margins("city", ["Wrocław", "Poland"])
     assert margins[0] > 0 > margins[1]
+
+
+def test_a_page_naming_the_asked_club_and_its_city_is_not_about_a_rival() -> None:
+    # "Tarnby, Vellmark. The Rovers" read as one name "Vellmark The Rovers" shared "Rovers"
+    # with the asked name and differed in the rest: the asked club's own page scored 0
+    page = "The Halvorsen Rovers are a club based in Tarnby, Vellmark. The Rovers won in 1990."
+    assert not about_a_rival("Halvorsen Rovers ML club based state", page, "Halvorsen Rovers")
