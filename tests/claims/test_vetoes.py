@@ -29,6 +29,7 @@ def reading(
     *,
     claim: str = CLAIM,
     title: str = "",
+    claim_title: str = "",
     own_page: bool = False,
     same_subject: bool = True,
 ) -> Reading:
@@ -41,9 +42,10 @@ def reading(
         Verdict(label, quote),
         "src_002",
         title,
-        conflict.read(claim, ""),
+        conflict.read(claim, claim_title),
         own_page=own_page,
         same_subject=compared,
+        claim_title=claim_title,
     )
 
 
@@ -79,6 +81,27 @@ def fired(r: Reading) -> str | None:
                 title="Varnel bridge",
             ),
             "another_subject",
+        ),
+        (
+            reading(
+                "SUPPORTS",
+                "Blue Lantern Tales (Volume 3) is an album by the duo Twain.",
+                claim="Blue Lantern Tales (Volume 4) is an album by the duo Twain.",
+                title="Blue Lantern Tales (Volume 3)",
+                claim_title="Blue Lantern Tales (Volume 4)",
+            ),
+            "another_subject",
+        ),
+        (
+            reading(
+                "REFUTES",
+                "The Vellmark League had a charter member, the Tarnby Rovers (later the "
+                "Halvorsen Rovers), but the league is not based in Kessel.",
+                claim="The Halvorsen Rovers are a football team based in Kessel.",
+                title="Vellmark League",
+                claim_title="Halvorsen Rovers",
+            ),
+            "refutation_of_another",
         ),
         (
             reading("REFUTES", "The Zorbel bridge is a long bridge of 420 metres."),

@@ -180,6 +180,7 @@ class VerificationEngine:
                 return quoted, False
         record = sources.records.get(source_id)
         title = (record.title or "") if record is not None else ""
+        claim_page = extracted_from(record_of_claim, sources.records)
         unsure = False
         for start, end in self._windows(claim, text):
             try:
@@ -209,9 +210,10 @@ class VerificationEngine:
                         self._compared_same,
                         claim,
                         verdict.quote,
-                        extracted_from(record_of_claim, sources.records),
+                        claim_page,
                         title,
                     ),
+                    claim_title=claim_page,
                 )
             )
             if veto is not None:

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from assay.claims import conflict
+from assay.claims import conflict, subjects
 from assay.claims.disagreement import disagreement
 from assay.claims.judge import Verdict
 from assay.claims.mechanical import key_facts_missing
@@ -49,6 +49,8 @@ class Reading:
     same_subject: Callable[[], Awaitable[bool]]
     """Whether a judge with a comparison step agrees the quote is about the claim's
     subject (asked only when a rule needs it: it may be a model call)."""
+    claim_title: str = ""
+    """The title of the page the claim was read from ("" when it was read from none)."""
 
 
 @dataclass(frozen=True)
@@ -129,9 +131,20 @@ async def _refuted_by_its_own_words(r: Reading) -> str | None:
 async def _another_subject(r: Reading) -> str | None:
     # "484 people were killed" in an 1896 outbreak neither refutes nor corroborates "15
     # people died" in the 2012 one, nor does one village's page, written from the same
-    # template, support what its neighbour's says, even on a page the claim cites.
+    # template, support what its neighbour's says, even on a page the claim cites; nor
+    # does a page of a numbered series speak for its sibling (claims/subjects.py).
     if conflict.different_subjects(r.subject, conflict.read(r.verdict.quote, r.title)):
         return "the quote is about another subject"
+    if subjects.of_a_sibling(r.claim_title, r.verdict.quote, r.title):
+        return f"the quote is about {r.title!r}, a sibling of {r.claim_title!r}"
+    return None
+
+
+async def _refutation_of_another(r: Reading) -> str | None:
+    # A value contradicts the claim only when it is said of the claim's subject.
+    quote = conflict.read(r.verdict.quote, r.title)
+    if r.verdict.label == "REFUTES" and subjects.opens_with_another(r.subject, quote):
+        return f"the quote speaks of {' '.join(quote.head)!r}, not of the claim's subject"
     return None
 
 
@@ -179,6 +192,7 @@ RULES: tuple[Rule, ...] = (
     Rule("refuted_by_its_own_page", True, _refuted_by_its_own_page),
     Rule("refuted_by_its_own_words", True, _refuted_by_its_own_words),
     Rule("another_subject", False, _another_subject),
+    Rule("refutation_of_another", False, _refutation_of_another),
     Rule("refutation_not_visible", True, _refutation_not_visible),
     Rule("refutation_not_compared", True, _refutation_not_compared),
     Rule("support_missing_fact", True, _support_missing_fact),
