@@ -64,3 +64,13 @@ def test_a_page_naming_the_asked_club_and_its_city_is_not_about_a_rival() -> Non
     # with the asked name and differed in the rest: the asked club's own page scored 0
     page = "The Halvorsen Rovers are a club based in Tarnby, Vellmark. The Rovers won in 1990."
     assert not about_a_rival("Halvorsen Rovers ML club based state", page, "Halvorsen Rovers")
+
+
+def test_a_text_naming_the_asked_person_without_a_middle_name_is_not_about_a_rival() -> None:
+    # "Queensland Senator Barnaby Joyce"-like spans share the question's words and differ
+    # in others; the text names the asked person too, with the middle name left out
+    question = "Ada Marie Vell was chief of staff to which Tarnby Senator of the Vellmark Party?"
+    text = "Ada Vell previously served as chief of staff to Tarnby Senator Mara Quist."
+    assert not about_a_rival(question, text)
+    # another Vell, or the senator's page alone, still is
+    assert about_a_rival(question, "Tarn Vell served as chief of staff to Senator Quist.")

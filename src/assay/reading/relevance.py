@@ -24,7 +24,7 @@ from functools import cache
 from importlib import resources
 
 from assay.reading.logistic import Logistic
-from assay.reading.names import names_in
+from assay.reading.names import names_in, same_name
 from assay.text import content_words
 
 SATURATION = 10.0
@@ -133,9 +133,23 @@ def about_a_rival(question: str, text: str, title: str = "") -> bool:
     found = set(content_words(text)) | set(content_words(title))
     if any(name <= found for name in names):
         return False
+    given = [tuple(content_words(n)) for n in [*names_in(title), *names_in(text)]]
+    if any(_gives(name, n) for name in _ordered_names(question) for n in given):
+        return False
     asked = set().union(*names)
-    theirs = [set(content_words(n)) for n in [*names_in(title), *names_in(text)]]
+    theirs = [set(n) for n in given]
     return any(n & asked and n - asked and asked - n for n in theirs)
+
+
+def _ordered_names(question: str) -> list[tuple[str, ...]]:
+    return [tuple(content_words(n)) for n in names_in(question, skip_first=True)]
+
+
+def _gives(asked: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Whether ``name`` is the asked name given with a middle name left out or added
+    ("Ada Vell" for "Ada Marie Vell"): a text naming the subject so is about it, whatever
+    other names it joins to its own ("Senator Ada Vell" beside it)."""
+    return min(len(asked), len(name)) >= 2 and same_name(asked, name)
 
 
 def relevances(question: str, texts: Sequence[str], titles: Sequence[str]) -> list[Relevance]:
