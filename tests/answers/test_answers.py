@@ -270,6 +270,12 @@ def test_a_comparative_yes_no_compares_what_each_side_states() -> None:
             "Tarn 9",
             "the 1890s",
         ),
+        (  # only the question's own year
+            "Blue Lantern, a 2016 film, is a remake of a film from what year?",
+            "Blue Lantern (2016) is a remake of the 2011 film Orange Creeps.",
+            "2016",
+            "2011",
+        ),
     ],
 )
 def test_a_model_answer_that_repeats_the_question_is_rejected(

@@ -151,11 +151,17 @@ def _problem(
             return f"answer with one of: {' or '.join(shape.options)}"
         claims = [o.item.claim for o in offered]
         return order_problem(answer, shape, [o.item.claim for o in cited], pages, claims)
-    words = set(content_words(answer))
-    if words and words <= set(content_words(question)) and _numbers(answer) <= _numbers(question):
+    words, numbers = set(content_words(answer)), _numbers(answer)
+    if (
+        (words or numbers)
+        and words <= set(content_words(question))
+        and numbers <= _numbers(question)
+    ):
         # Made of the question's own words and numbers, it names the question's subject
-        # back (the local model did, with the subject's model number too); a number the
-        # question lacks ("the 1890s") makes it an answer.
+        # back (the local model did, with the subject's model number too, or answered a
+        # "what year" with the year the question gives); a number the question lacks ("the
+        # 1890s") makes it an answer. No gold answer of HotpotQA-100 or PopQA-dev is only
+        # words and numbers of its question.
         return "the answer only repeats words of the question; answer with what the claims say"
     if shape.kind != "how" and _restates_a_claim(answer, [o.item for o in cited]):
         # "Vell is what?" → the whole claim "Vell is an old estuary word for a ferryman
