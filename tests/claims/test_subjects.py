@@ -17,6 +17,7 @@ from assay.claims.subjects import numbered_siblings, of_a_sibling, opens_with_an
         ("2012 Tarnby flood", "1896 Tarnby flood", True),
         # one title inside the other, no number of their own, or little in common
         ("Kessel", "Kessel 1936 games", False),
+        ("Tarn Tales (season 1)", "List of Tarn Tales characters", False),
         ("Economy of Kessel", "Demographics of Kessel", False),
         ("Mara Quist", "Ada Lind", False),
         ("Zorbel Z 32", "Vellmark Prize 32", False),

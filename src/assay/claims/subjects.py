@@ -33,13 +33,17 @@ def _words(title: str) -> set[str]:
 
 
 def numbered_siblings(first: str, second: str) -> bool:
-    """Whether two page titles name two members of one series: most words shared, each
-    with words of its own, among them a number or an identifier ("363", "4", "363b")."""
+    """Whether two page titles name two members of one series: most words shared, and
+    each with a number or an identifier of its own ("3" / "4", "363b" / "367b"). A title
+    numbering only one side ("… (season 1)" / "List of … characters") is no sibling."""
     a, b = _words(first), _words(second)
-    own_a, own_b = a - b, b - a
-    if not own_a or not own_b or len(a & b) < MIN_SHARED * min(len(a), len(b)):
+    if len(a & b) < MIN_SHARED * min(len(a), len(b)):
         return False
-    return any(any(c.isdigit() for c in word) for word in own_a | own_b)
+    return _numbered(a - b) and _numbered(b - a)
+
+
+def _numbered(words: set[str]) -> bool:
+    return any(any(c.isdigit() for c in word) for word in words)
 
 
 def of_a_sibling(claim_title: str, quote: str, quote_title: str) -> bool:
