@@ -67,10 +67,10 @@ def test_a_page_naming_the_asked_club_and_its_city_is_not_about_a_rival() -> Non
 
 
 def test_a_text_naming_the_asked_person_without_a_middle_name_is_not_about_a_rival() -> None:
-    # "Queensland Senator Barnaby Joyce"-like spans share the question's words and differ
-    # in others; the text names the asked person too, with the middle name left out
+    # "Tarnby Senator Mara Quist" shares the question's words and differs in others; the
+    # text names the asked person too, with the middle name left out
     question = "Ada Marie Vell was chief of staff to which Tarnby Senator of the Vellmark Party?"
     text = "Ada Vell previously served as chief of staff to Tarnby Senator Mara Quist."
     assert not about_a_rival(question, text)
-    # another Vell, or the senator's page alone, still is
+    # another Vell's sentence still is
     assert about_a_rival(question, "Tarn Vell served as chief of staff to Senator Quist.")

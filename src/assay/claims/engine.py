@@ -12,7 +12,9 @@ refutes, whether the claim cites its page or not, and a "support" that gives ano
 claim's date, place, number or name is no support, nor is a quote that lacks one of the
 claim's numbers or names (``mechanical.key_facts_missing``). A judge's REFUTES stands only on a
 disagreement code can see (``claims.disagreement``: a negation or antonym, another number,
-another value for the same slot), and its SUPPORTS never on one.
+another value for the same slot) in a quote about the claim's subject (``claims.subjects``:
+not a numbered sibling's page, not a sentence opening with another name), and its SUPPORTS
+never on a disagreement.
 Statuses are staged in memory and claims.jsonl is rewritten atomically at checkpoints
 (every ``CHECKPOINT_SECONDS``, or twenty times as long as the last rewrite took, if that
 is longer) and when the pass ends, however it ends: an interrupted
