@@ -99,6 +99,9 @@ def test_eval_of_questions_writes_eval_json_and_report_then_compares(tmp_path: P
     )  # fmt: skip
     took = time.monotonic() - started
     assert result.exit_code == 0, result.output
+    made = json.loads((out / "eval.request.json").read_text())
+    assert made == {"dataset": str(dataset.resolve()), "protocol": "research",
+                    "engine": "extractive"}  # fmt: skip
     data = json.loads((out / "eval.json").read_text())
     rows = {r["id"]: r for r in data["rows"]}
     assert rows["a"]["em"] == 1.0 and rows["a"]["grade"] == "correct"
@@ -128,6 +131,23 @@ def test_eval_of_questions_writes_eval_json_and_report_then_compares(tmp_path: P
     shown = runner.invoke(app, ["eval", "compare", str(out), str(tmp_path / "b.json")])
     assert shown.exit_code == 0, shown.output
     assert f"0 wins, {len(compared['losses'])} losses" in shown.output
+
+
+def test_an_eval_folder_another_engine_made_is_refused_and_kept(tmp_path: Path) -> None:
+    dataset = tmp_path / "q.json"
+    dataset.write_text(json.dumps(QUESTIONS))
+    out = tmp_path / "ev"
+    out.mkdir()
+    made = {"dataset": str(dataset.resolve()), "protocol": "research", "engine": "openai:m"}
+    (out / "eval.request.json").write_text(json.dumps(made))
+    (out / "results.jsonl").write_text('{"id": "a"}\n')
+    result = runner.invoke(
+        app, ["eval", str(dataset), "--out", str(out), "--home", str(tmp_path / "home")]
+    )
+    assert result.exit_code != 0
+    assert "holds the runs of an eval with engine 'openai:m'" in result.output
+    assert "Traceback" not in result.output
+    assert (out / "results.jsonl").read_text() == '{"id": "a"}\n'  # nothing lost
 
 
 def test_eval_of_claims_grades_labels(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ The dataset's corpus (``--corpus``, or the passages its items carry) is served b
 loopback for the duration, with its SearxNG-compatible search, so every question goes
 through the real search → fetch → snapshot → claims path. Without a corpus the runs use the
 search the settings name. The batch's results and journal live in the output folder, so an
-interrupted eval resumes where it stopped.
+interrupted eval resumes where it stopped — only an eval of the same dataset, protocol and
+engine (``eval.request.json``): resumed by another, the folder would grade a mix of both.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ from assay.errors import BadInputError
 from assay.evaluation.dataset import Dataset, load_dataset
 from assay.evaluation.grade import by_type, grade_rows, summarize
 from assay.evaluation.html import render_html
+from assay.store.atomic import atomic_write_text
 
 EVAL_FILE = "eval.json"
 HTML_FILE = "report.html"
 RESULTS_FILE = "results.jsonl"
+REQUEST_FILE = "eval.request.json"
 LAB_NET = "127.0.0.0/8"
 
 
@@ -58,6 +61,7 @@ def run_eval(request: EvalRequest, events: BatchEvents | None = None) -> dict[st
     jobs = _jobs(dataset)
     protocol = request.protocol or ("check" if dataset.kind == "claims" else "research")
     request.out_dir.mkdir(parents=True, exist_ok=True)
+    _claim_folder(request, protocol)
     files = BatchFiles(request.out_dir / RESULTS_FILE)
     with _served(request, dataset) as (settings, corpus_note):
         spec = BatchSpec(protocol=protocol, settings=settings, sources=request.sources)
@@ -83,6 +87,27 @@ def run_eval(request: EvalRequest, events: BatchEvents | None = None) -> dict[st
     (request.out_dir / EVAL_FILE).write_text(json.dumps(data, indent=1), encoding="utf-8")
     (request.out_dir / HTML_FILE).write_text(render_html(data), encoding="utf-8")
     return data
+
+
+def _claim_folder(request: EvalRequest, protocol: str) -> None:
+    """Record what the output folder's runs are made with, or refuse a folder whose runs
+    another eval made (another dataset, protocol or engine)."""
+    wanted = {
+        "dataset": str(request.dataset.resolve()),
+        "protocol": protocol,
+        "engine": request.settings.model or "extractive",
+    }
+    path = request.out_dir / REQUEST_FILE
+    if not path.exists():
+        atomic_write_text(path, json.dumps(wanted, indent=1))
+        return
+    held = json.loads(path.read_text(encoding="utf-8"))
+    differs = [f"{key} {held.get(key)!r}" for key in wanted if held.get(key) != wanted[key]]
+    if differs:
+        raise BadInputError(
+            f"{request.out_dir} holds the runs of an eval with {', '.join(differs)}; "
+            "give another --out (a resumed eval must be the same one)"
+        )
 
 
 def _jobs(dataset: Dataset) -> list[BatchJob]:
