@@ -7,8 +7,8 @@ research runs as claims "contradicted" by a sentence about something else:
   for a number or an identifier and the words that go with it ("Tarn Suite in G major,
   TV 363" / "Tarn Suite in B minor, TV 367"; "Blue Lantern Tales (Volume 3)" / "… (Volume
   4)"), and sentences alike too, which read to ``conflict`` as one name. A quote from one
-  member's page speaks of that member, unless it gives the claim's page's own
-  distinguishing words.
+  member's page that speaks of its page's subject speaks of that member, unless it gives
+  the claim's page's own distinguishing words.
 - **A refutation's head.** A value contradicts the claim only when it is said of the
   claim's subject. A quote opening with another name than the claim's (the claim's own
   opening name or, when it opens with none, the one its page title opens with) states
@@ -46,13 +46,24 @@ def _numbered(words: set[str]) -> bool:
     return any(any(c.isdigit() for c in word) for word in words)
 
 
-def of_a_sibling(claim_title: str, quote: str, quote_title: str) -> bool:
+def of_a_sibling(subject: conflict.Reading, claim_title: str, quote: str, quote_title: str) -> bool:
     """Whether ``quote``, on the page titled ``quote_title``, speaks of a sibling of the
-    claim's page's subject: the titles are numbered siblings and the quote lacks the
-    words that set the claim's page apart."""
+    claim's page's subject: the titles are numbered siblings, the claim (``subject``, read
+    with its page title) and the quote each speak of their own page's subject, and the
+    quote lacks the words that set the claim's page apart. Pages numbered as parts of one
+    text ("Coastal notes 3" / "Coastal notes 4") are about what their sentences name: a
+    sentence opening with another name than its page's is no member's."""
     if not numbered_siblings(claim_title, quote_title):
         return False
+    if not (_of_its_page(subject) and _of_its_page(conflict.read(quote, quote_title))):
+        return False
     return not (_words(claim_title) - _words(quote_title)) <= _words(quote)
+
+
+def _of_its_page(reading: conflict.Reading) -> bool:
+    """Whether a statement (read with its page title) speaks of its page's subject: it
+    opens with no name of its own, or with the title's."""
+    return not reading.head or bool(reading.titled and same_name(reading.head, reading.titled))
 
 
 def opens_with_another(subject: conflict.Reading, quote: conflict.Reading) -> bool:

@@ -135,7 +135,7 @@ async def _another_subject(r: Reading) -> str | None:
     # does a page of a numbered series speak for its sibling (claims/subjects.py).
     if conflict.different_subjects(r.subject, conflict.read(r.verdict.quote, r.title)):
         return "the quote is about another subject"
-    if subjects.of_a_sibling(r.claim_title, r.verdict.quote, r.title):
+    if subjects.of_a_sibling(r.subject, r.claim_title, r.verdict.quote, r.title):
         return f"the quote is about {r.title!r}, a sibling of {r.claim_title!r}"
     return None
 
