@@ -148,6 +148,12 @@ def test_an_eval_folder_another_engine_made_is_refused_and_kept(tmp_path: Path) 
     assert "holds the runs of an eval with engine 'openai:m'" in result.output
     assert "Traceback" not in result.output
     assert (out / "results.jsonl").read_text() == '{"id": "a"}\n'  # nothing lost
+    (out / "eval.request.json").write_text("{not json")
+    result = runner.invoke(
+        app, ["eval", str(dataset), "--out", str(out), "--home", str(tmp_path / "home")]
+    )
+    assert result.exit_code != 0 and "cannot be read" in result.output
+    assert "Traceback" not in result.output
 
 
 def test_eval_of_claims_grades_labels(tmp_path: Path) -> None:

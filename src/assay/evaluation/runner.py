@@ -101,7 +101,11 @@ def _claim_folder(request: EvalRequest, protocol: str) -> None:
     if not path.exists():
         atomic_write_text(path, json.dumps(wanted, indent=1))
         return
-    held = json.loads(path.read_text(encoding="utf-8"))
+    try:
+        held = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadInputError(f"{path} cannot be read ({exc}); give another --out") from exc
+    held = held if isinstance(held, dict) else {}
     differs = [f"{key} {held.get(key)!r}" for key in wanted if held.get(key) != wanted[key]]
     if differs:
         raise BadInputError(
