@@ -31,20 +31,24 @@ def test_numbered_siblings_share_most_words_and_differ_by_a_number(
     assert numbered_siblings(second, first) is siblings
 
 
+def sibling_quote(subject: conflict.Reading, claim_page: str, quote: str, page: str) -> bool:
+    return of_a_sibling(subject, claim_page, conflict.read(quote, page), quote, page)
+
+
 def test_a_siblings_page_speaks_for_the_claims_subject_only_when_it_names_it() -> None:
     claim_page, sibling = "Blue Lantern Tales (Volume 4)", "Blue Lantern Tales (Volume 3)"
     subject = conflict.read("It is an album by the duo Twain.", claim_page)
     own = "Blue Lantern Tales (Volume 3) is an album by the duo Twain."
-    assert of_a_sibling(subject, claim_page, own, sibling)
+    assert sibling_quote(subject, claim_page, own, sibling)
     naming = "It was followed by Blue Lantern Tales (Volume 4) in 2006."
-    assert not of_a_sibling(subject, claim_page, naming, sibling)
-    assert not of_a_sibling(subject, claim_page, own, "Twain (duo)")
+    assert not sibling_quote(subject, claim_page, naming, sibling)
+    assert not sibling_quote(subject, claim_page, own, "Twain (duo)")
 
 
 def test_numbered_parts_of_one_text_speak_of_what_their_sentences_name() -> None:
     claim = "The Zorbel bridge is 420 metres long."
     subject = conflict.read(claim, "Coastal notes 3")
-    assert not of_a_sibling(subject, "Coastal notes 3", claim, "Coastal notes 4")
+    assert not sibling_quote(subject, "Coastal notes 3", claim, "Coastal notes 4")
 
 
 @pytest.mark.parametrize(

@@ -129,13 +129,15 @@ class VerificationEngine:
         judged = set(own) & set(sources.texts)
         evidence = [e for e in claim.evidence if e.source_id not in judged]
         read_from = {e.source_id for e in claim.evidence if e.stance == "supports"}
-        subject = conflict.read(claim.text, extracted_from(claim, sources.records))
+        claim_page = extracted_from(claim, sources.records)
+        subject = conflict.read(claim.text, claim_page)
         unsure = False
         vetoes: list[Veto] = []
         for source_id in [*own, *candidates]:
             found, doubtful = await self._judge_source(
                 claim,
                 subject,
+                claim_page,
                 source_id,
                 sources,
                 read_from=read_from,
@@ -160,6 +162,7 @@ class VerificationEngine:
         self,
         record_of_claim: ClaimRecord,
         subject: conflict.Reading,
+        claim_page: str,
         source_id: str,
         sources: RunSources,
         *,
@@ -167,8 +170,9 @@ class VerificationEngine:
         vetoes: list[Veto],
     ) -> tuple[Evidence | None, bool]:
         """The first located verdict of one source (or None), and whether the judge was
-        unsure on the way; ``read_from`` are the sources whose quote the claim was made
-        from. Each SUPPORTS or REFUTES a rule sets aside (``claims.vetoes``) is appended
+        unsure on the way; ``subject`` is the claim read with ``claim_page``, the title of
+        the page it was made from; ``read_from`` are the sources whose quote the claim was
+        made from. Each SUPPORTS or REFUTES a rule sets aside (``claims.vetoes``) is appended
         to ``vetoes`` and written as a ``claim.set_aside`` event."""
         # A claim made to stand alone ("It was …" → "X was …", claims/standalone.py) is
         # judged as its source stated it: the subject came from the page's title.
@@ -182,7 +186,6 @@ class VerificationEngine:
                 return quoted, False
         record = sources.records.get(source_id)
         title = (record.title or "") if record is not None else ""
-        claim_page = extracted_from(record_of_claim, sources.records)
         unsure = False
         for start, end in self._windows(claim, text):
             try:

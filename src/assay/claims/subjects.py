@@ -46,16 +46,22 @@ def _numbered(words: set[str]) -> bool:
     return any(any(c.isdigit() for c in word) for word in words)
 
 
-def of_a_sibling(subject: conflict.Reading, claim_title: str, quote: str, quote_title: str) -> bool:
+def of_a_sibling(
+    subject: conflict.Reading,
+    claim_title: str,
+    quoted: conflict.Reading,
+    quote: str,
+    quote_title: str,
+) -> bool:
     """Whether ``quote``, on the page titled ``quote_title``, speaks of a sibling of the
     claim's page's subject: the titles are numbered siblings, the claim (``subject``, read
-    with its page title) and the quote each speak of their own page's subject, and the
-    quote lacks the words that set the claim's page apart. Pages numbered as parts of one
-    text ("Coastal notes 3" / "Coastal notes 4") are about what their sentences name: a
-    sentence opening with another name than its page's is no member's."""
+    with its page title) and the quote (``quoted``, likewise) each speak of their own page's
+    subject, and the quote lacks the words that set the claim's page apart. Pages numbered
+    as parts of one text ("Coastal notes 3" / "Coastal notes 4") are about what their
+    sentences name: a sentence opening with another name than its page's is no member's."""
     if not numbered_siblings(claim_title, quote_title):
         return False
-    if not (_of_its_page(subject) and _of_its_page(conflict.read(quote, quote_title))):
+    if not (_of_its_page(subject) and _of_its_page(quoted)):
         return False
     return not (_words(claim_title) - _words(quote_title)) <= _words(quote)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from assay.claims import conflict, subjects
@@ -51,6 +52,12 @@ class Reading:
     subject (asked only when a rule needs it: it may be a model call)."""
     claim_title: str = ""
     """The title of the page the claim was read from ("" when it was read from none)."""
+
+    @cached_property
+    def quoted(self) -> conflict.Reading:
+        """The quote's subject and slots, read with its page's title (once: several rules
+        ask)."""
+        return conflict.read(self.verdict.quote, self.title)
 
 
 @dataclass(frozen=True)
@@ -133,18 +140,17 @@ async def _another_subject(r: Reading) -> str | None:
     # people died" in the 2012 one, nor does one village's page, written from the same
     # template, support what its neighbour's says, even on a page the claim cites; nor
     # does a page of a numbered series speak for its sibling (claims/subjects.py).
-    if conflict.different_subjects(r.subject, conflict.read(r.verdict.quote, r.title)):
+    if conflict.different_subjects(r.subject, r.quoted):
         return "the quote is about another subject"
-    if subjects.of_a_sibling(r.subject, r.claim_title, r.verdict.quote, r.title):
+    if subjects.of_a_sibling(r.subject, r.claim_title, r.quoted, r.verdict.quote, r.title):
         return f"the quote is about {r.title!r}, a sibling of {r.claim_title!r}"
     return None
 
 
 async def _refutation_of_another(r: Reading) -> str | None:
     # A value contradicts the claim only when it is said of the claim's subject.
-    quote = conflict.read(r.verdict.quote, r.title)
-    if r.verdict.label == "REFUTES" and subjects.opens_with_another(r.subject, quote):
-        return f"the quote speaks of {' '.join(quote.head)!r}, not of the claim's subject"
+    if r.verdict.label == "REFUTES" and subjects.opens_with_another(r.subject, r.quoted):
+        return f"the quote speaks of {' '.join(r.quoted.head)!r}, not of the claim's subject"
     return None
 
 

@@ -127,14 +127,15 @@ def about_a_rival(question: str, text: str, title: str = "") -> bool:
     HD 32). The same template about another subject embeds close to the question, so this
     is checked apart from the fitted score; a shorter mention ("Rankin" for "George
     Rankin") is no rival. benchmarks/fit_relevance.py reports what it costs on each set."""
-    names, _ = _parts(question)
-    if not names:
+    ordered = _ordered_names(question)
+    if not ordered:
         return False
+    names = [set(name) for name in ordered]
     found = set(content_words(text)) | set(content_words(title))
     if any(name <= found for name in names):
         return False
     given = [tuple(content_words(n)) for n in [*names_in(title), *names_in(text)]]
-    if any(_gives(name, n) for name in _ordered_names(question) for n in given):
+    if any(_gives(name, n) for name in ordered for n in given):
         return False
     asked = set().union(*names)
     theirs = [set(n) for n in given]
@@ -142,7 +143,9 @@ def about_a_rival(question: str, text: str, title: str = "") -> bool:
 
 
 def _ordered_names(question: str) -> list[tuple[str, ...]]:
-    return [tuple(content_words(n)) for n in names_in(question, skip_first=True)]
+    """The question's names (its first word aside), each as its content words in order."""
+    names = [tuple(content_words(n)) for n in names_in(question, skip_first=True)]
+    return [n for n in names if n]
 
 
 def _gives(asked: tuple[str, ...], name: tuple[str, ...]) -> bool:
@@ -183,7 +186,6 @@ def best_relevance(targets: Sequence[str], text: str, *, title: str = "") -> Rel
 
 def _parts(question: str) -> tuple[list[set[str]], set[str]]:
     """The question's names (each a set of stems) and its other content words."""
-    names = [set(content_words(n)) for n in names_in(question, skip_first=True)]
-    names = [n for n in names if n]
+    names = [set(name) for name in _ordered_names(question)]
     named = set().union(*names)
     return names, {w for w in content_words(question) if w not in named}
