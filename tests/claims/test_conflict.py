@@ -39,6 +39,8 @@ def test_a_surname_alone_names_the_same_person() -> None:
         ("Osric Le Tarn is a ferryman.", "Osric Anselm Le Tarn (1820-1881) was a ferryman."),
         ("Ada Vell is a Vellish politician.", "Ada L. Vell (born 1955) is a Vellish politician."),
         ("Ada Vell was a Vellish reporter.", "Ada Marie Vell Osric (1982-2014) was a reporter."),
+        # one page writes the double family name with a hyphen, the claim with a space
+        ("Mara Quist Tarn was born in Vellmark in 1982.", "Mara Quist-Tarn was born in Vellmark."),
     ],
 )
 def test_a_name_with_its_middle_names_left_out_names_the_same_person(short: str, full: str) -> None:

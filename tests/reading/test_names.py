@@ -66,6 +66,9 @@ def test_a_name_ends_with_its_sentence(text: str, names: list[str]) -> None:
         (("hd", "32"), ("hd", "36"), False),  # the same template, another number
         (("ada", "vell"), ("bea", "marie", "vell"), False),  # another first name
         (("ada", "vell"), ("ada", "vellmar"), False),
+        (("mara", "quist-tarn"), ("mara", "quist", "tarn"), True),  # a hyphen or a space
+        (("mara", "quist\u2013tarn"), ("mara", "quist"), True),  # an en dash, a name left out
+        (("mara", "quist-tarn"), ("bea", "quist", "tarn"), False),
     ],
 )
 def test_same_name(a: tuple[str, ...], b: tuple[str, ...], same: bool) -> None:
@@ -82,6 +85,7 @@ def test_same_name(a: tuple[str, ...], b: tuple[str, ...], same: bool) -> None:
         (("stuart", "vell"), ("rob", "vell"), False),  # another first name
         (("robert", "alan", "tarn"), ("rob", "vell"), False),  # another family name
         (("vell",), ("rob", "vell"), False),
+        (("robert", "vell", "tarn"), ("rob", "vell-tarn"), True),  # hyphenated on one side
     ],
 )
 def test_in_full(long: tuple[str, ...], short: tuple[str, ...], full: bool) -> None:

@@ -16,6 +16,7 @@ _NOT_A_NAME = re.compile(rf"{MONTH_NAMES}(?: \d+)*")  # a date is not a name
 _ADVERB = re.compile(r"[A-Z][a-z]+ly,")
 """A sentence adverb ("Additionally, …"): a capitalised word in -ly that a comma follows
 at the start of a text. Anywhere else such a word is a name ("Italy", "Emily", a town)."""
+_HYPHEN = re.compile(r"[-\u2010\u2011\u2013]")  # hyphen-minus, hyphen, non-breaking, en dash
 _KEPT = frozenset({"one", "two"})  # "Two Moons Press" keeps its "Two"
 AUXILIARIES = frozenset(  # the verbs a yes/no question opens with
     [
@@ -134,13 +135,23 @@ def same_name(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Whether two names (their words, in order) name one thing: the same, one the other's
     tail or head ("Smith" / "Alan Smith"), or the other with middle names or a second
     family name left out ("Ada Vell" / "Ada Marie Vell" / "Ada Marie Vell Tarn": a page's
-    first sentence gives the full name, a claim or a question the short one)."""
+    first sentence gives the full name, a claim or a question the short one). A hyphen
+    joins words of a name as a space does ("Ada Vell-Tarn" / "Ada Vell Tarn")."""
+    a, b = _unhyphenated(a), _unhyphenated(b)
     short, long = (a, b) if len(a) <= len(b) else (b, a)
     if long[: len(short)] == short or long[-len(short) :] == short:
         return True
     rest = iter(long)  # the short name's words stand in the long one in the same order
     in_order = all(word in rest for word in short)
     return len(short) >= 2 and short[0] == long[0] and in_order
+
+
+def _unhyphenated(name: tuple[str, ...]) -> tuple[str, ...]:
+    """``name``'s words with hyphenated ones split: one page writes a double family name
+    with a hyphen, another (or the same page, further on) with a space."""
+    if not any(_HYPHEN.search(word) for word in name):
+        return name
+    return tuple(part for word in name for part in _HYPHEN.split(word) if part)
 
 
 def in_full(long: tuple[str, ...], title: tuple[str, ...], short: tuple[str, ...]) -> bool:
@@ -150,6 +161,7 @@ def in_full(long: tuple[str, ...], title: tuple[str, ...], short: tuple[str, ...
     their first three letters ("Ada Vell" / "Adaline Marie Vell", "Sir Ada Vell", "Mara Ada
     Vell", "Ada Vell Tarn": a page's first sentence gives the name in full, its title the
     name the person went by; "Stuart Vell" on Ada Vell's page is someone else)."""
+    long, short = _unhyphenated(long), _unhyphenated(short)
     if len(short) < 2 or not title or not same_name(title, short) or short[-1] not in long[1:]:
         return False
     family = long.index(short[-1], 1)
