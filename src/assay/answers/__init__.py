@@ -36,14 +36,9 @@ from assay.reading.questions import Shape, shape_of
 from assay.store.claims import ClaimRecord
 
 NO_ANSWER = "No direct answer found"
-MODEL_CLAIMS = 8
+MODEL_CLAIMS = 10
 """At most this many claims are offered to the model (fewer when their passages fill the
-answer budget). Replayed over the HotpotQA tune half's runs (benchmarks/replay_answers.py),
-eight claims in about 1,400 tokens answered right, in each of two replays, a yes/no and a
-year that ten in 2,000 answered wrong (the claims they dropped were noise a small model read
-as the answer), and lost one answer the replay at ten gave and the run itself had not: F1
-0.479 at ten, 0.512 and 0.493 at eight. Six in 1,000 (0.493) gained four and lost three.
-PopQA's prompts are shorter than either and did not change."""
+answer budget)."""
 ANSWER_RETRIES = 1
 """A rejected answer is asked again once, with the reason. In every model run kept from
 sessions 7 and 8 (158 questions, PopQA and HotpotQA), no answer passed the check on a

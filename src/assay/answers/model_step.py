@@ -2,7 +2,7 @@
 
 The model sees the best-ranked claims, each in its passage — the claim's sentence with its
 neighbours from the snapshot (claims/passages.py) — grouped by page under the page's
-title, as many as fit the answer budget (``ReadingBudget.answer``, ~1.4K tokens); a claim's
+title, as many as fit the answer budget (``ReadingBudget.answer``, ~2K tokens); a claim's
 sentence is shown as the claim states it, numbered, the neighbours as context. It returns
 ``{"answer": …, "claims": [numbers]}``. Code checks the reply and, within the step's bounded
 retries, tells the model why it was rejected: it cites no claim, or a number not offered

@@ -40,7 +40,7 @@ class ReadingBudget:
 
     passage: int = PASSAGE_TOKENS
     page: int = 1_200
-    answer: int = 1_400
+    answer: int = 2_000
 
     @classmethod
     def for_context(cls, context_window: int) -> ReadingBudget:

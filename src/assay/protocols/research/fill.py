@@ -22,7 +22,7 @@ country), and every page it added made the answer step's prompt longer. A loop t
 model's own searches is left as the model led it.
 
 What the model then reads of them is chosen by meaning, not by page: the answer step ranks
-every claim and shows the model the best ones in their passages within its ~1.4K-token
+every claim and shows the model the best ones in their passages within its ~2K-token
 budget (answers/model_step.py). Their claims are checked against their own quotes (a
 sentence quoted word for word is its own support, no judge call) and are offered to no
 cross-check by the model judge, nor are these pages offered to cross-check the model's
